@@ -1,0 +1,115 @@
+"""nightly-eval: pin the run, map every trial onto bounded concurrency, write Parquet and artifacts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from prefect import flow, get_run_logger, unmapped
+from prefect.artifacts import create_markdown_artifact, create_progress_artifact, create_table_artifact
+from prefect.artifacts import update_progress_artifact
+from prefect.futures import as_completed
+from prefect.task_runners import ThreadPoolTaskRunner
+
+from analysis import paired_differences, variant_scores
+from analysis.tables import comparison_markdown
+from experiment.config import Experiment, load_experiment
+from experiment.manifest import ModelPin, RunManifest, build_manifest
+from experiment.trials import TrialSpec, expand_trials
+from flows.endpoint import model_endpoint
+from gateway import ModelGateway
+from graders import GRADER_VERSION, PublicTestGrader
+from nightshift.models import Case, TrialResult
+from sandbox import backend_for
+from suites import load_cases
+from tasks.results import read_results, result_path, write_parquet, write_result
+from tasks.run_trial import TrialContext, run_trial
+
+DEFAULT_EXPERIMENT = str(Path(__file__).resolve().parent.parent / "experiments" / "default.yaml")
+
+
+def load_run_cases(exp: Experiment, experiment_file: Path) -> list[Case]:
+    cases = [c for d in exp.suite_paths(experiment_file.parent) for c in load_cases(d)]
+    if exp.cases is not None:
+        from suites.loader import SuiteError
+
+        unknown = sorted(set(exp.cases) - {c.id for c in cases})
+        if unknown:
+            raise SuiteError(f"{experiment_file}: field 'cases': unknown case ids {unknown}; check the spelling")
+        cases = [c for c in cases if c.id in set(exp.cases)]
+    return cases
+
+
+def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url: str, sandbox_identity: str
+            ) -> RunManifest:
+    models = {v.name: ModelPin(model=v.model, version=gateway.resolve_model_version(v.model)) for v in exp.variants}
+    return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION)
+
+
+def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path) -> None:
+    """Map run_trial over every trial, at most ``concurrency`` at once, publishing progress as they end.
+
+    Finished trials are cached in ``cache_dir`` by trial id, so any later run with the same trial skips it.
+    """
+    logger = get_run_logger()
+    trial_task = run_trial.with_options(result_storage=cache_dir)
+    progress = create_progress_artifact(progress=0.0, key="nightly-eval-progress",
+                                        description=f"trials done of {len(specs)}")
+    with ThreadPoolTaskRunner(max_workers=concurrency) as runner:
+        futures = runner.map(trial_task, {"spec": specs, "ctx": unmapped(ctx)})
+        step = max(1, len(specs) // 20)
+        for done, future in enumerate(as_completed(futures), start=1):
+            # a failed trial (infra error after its retries) already wrote its row; it must not stop the rest
+            row = future.result(raise_on_failure=False)
+            if isinstance(row, dict) and not result_path(ctx.run_dir, row["trial_id"]).is_file():
+                # a cache hit from an earlier run (same trial id): copy its row into this run
+                write_result(ctx.run_dir, TrialResult.model_validate({**row, "run_id": ctx.run_dir.name}))
+            if done % step == 0 or done == len(specs):
+                update_progress_artifact(progress, progress=100.0 * done / len(specs))
+                logger.info("trials done: %d/%d", done, len(specs))
+
+
+@flow(name="nightly-eval", log_prints=True)
+def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
+    """Run one experiment file end to end; returns the run folder and the scores."""
+    logger = get_run_logger()
+    path = Path(experiment_file).resolve()
+    exp = load_experiment(path)
+    cases = load_run_cases(exp, path)
+    backend = backend_for(exp.sandbox.backend, exp.sandbox.image)
+    reaped = backend.reap()
+    if reaped:
+        logger.warning("removed %d sandboxes left by dead runs", reaped)
+    with model_endpoint(exp, exp.suite_paths(path.parent), exp.output_dir / ".simulator") as endpoint:
+        gateway = ModelGateway(endpoint.base_url, endpoint.api_key, max_retries=exp.model.max_retries,
+                               timeout_s=exp.model.timeout_s)
+        manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
+                           backend.identity())
+        run_dir = exp.output_dir / manifest.run_id
+        manifest.write(run_dir / "manifest.json")
+        specs = expand_trials(manifest, cases, exp.variants)
+        logger.info("run %s: %d cases × %d variants × %d seeds = %d trials", manifest.run_id, len(cases),
+                    len(exp.variants), len(exp.seeds), len(specs))
+        ctx = TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
+                           grader=PublicTestGrader())
+        pinned = endpoint.simulator_requests()
+        run_all(specs, ctx, exp.concurrency, exp.output_dir / ".trial-cache")
+        served = endpoint.simulator_requests()
+    rows = read_results(run_dir, [s.trial_id for s in specs])
+    parquet = write_parquet(rows, run_dir / "results.parquet")
+    summary = publish(run_dir, parquet, len(specs), baseline=exp.variants[0].name)
+    summary["model_calls_this_invocation"] = served - pinned if endpoint.simulated else "n/a (real endpoint)"
+    logger.info("model calls by trials this invocation: %s", summary["model_calls_this_invocation"])
+    return summary
+
+
+def publish(run_dir: Path, parquet: Path, expected: int, baseline: str) -> dict:
+    scores, diffs = variant_scores(parquet), paired_differences(parquet, baseline)
+    report = f"# nightly-eval {run_dir.name}\n\nResults: `{parquet}`\n\n" + comparison_markdown(scores, diffs)
+    (run_dir / "report.md").write_text(report)
+    create_table_artifact(key="nightly-eval-summary", table=scores, description=f"scores of {run_dir.name}")
+    create_markdown_artifact(key="nightly-eval-report", markdown=report, description=f"report of {run_dir.name}")
+    summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": scores,
+               "differences": diffs}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    return summary

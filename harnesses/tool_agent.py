@@ -1,0 +1,91 @@
+"""The reference agent: a tool-calling loop with a bash tool (run in the sandbox) and a submit tool.
+
+Read top to bottom: build the prompt, then per step query the model, run its tool calls, feed back
+the output; stop on submit, on the step limit or on the wall clock.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from experiment.config import HarnessSettings
+from gateway import GatewayError
+from harnesses.trajectory import TrajectoryLog
+from nightshift.contracts import ModelClient, Sandbox
+from nightshift.models import AgentOutcome, Case, ExecResult
+
+TOOL_SCHEMAS = {
+    "bash": {"type": "function", "function": {
+        "name": "bash", "description": "Run a bash command in the sandbox (cwd /workspace). Returns exit code and output.",
+        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}},
+    "submit": {"type": "function", "function": {
+        "name": "submit", "description": "Call when the task is complete. Ends the episode.",
+        "parameters": {"type": "object", "properties": {}}}},
+}
+OBSERVATION_CHARS = 8000  # what the model sees of one command's output
+
+
+def render_observation(result: ExecResult) -> str:
+    text = f"exit code: {result.exit_code}" + (" (timed out)" if result.timed_out else "")
+    if result.stdout:
+        text += f"\nstdout:\n{result.stdout[-OBSERVATION_CHARS:]}"
+    if result.stderr:
+        text += f"\nstderr:\n{result.stderr[-OBSERVATION_CHARS // 2:]}"
+    return text
+
+
+class ToolAgent:
+    def __init__(self, model: str, settings: HarnessSettings):
+        self.model = model
+        self.settings = settings
+
+    def _prompt(self, case: Case) -> list[dict]:
+        return [{"role": "system", "content": self.settings.system_prompt},
+                {"role": "user", "content": f"{case.instruction}\n\nThe files are in /workspace."}]
+
+    def run(self, case: Case, sandbox: Sandbox, model: ModelClient, seed: int, trajectory_path: Path) -> AgentOutcome:
+        max_steps = self.settings.max_steps or case.limits.max_steps
+        deadline = time.monotonic() + case.limits.wall_clock_s
+        tools = [TOOL_SCHEMAS[name] for name in self.settings.tools]
+        messages = self._prompt(case)
+        with TrajectoryLog(trajectory_path) as log:
+            log.write("start", case=case.id, model=self.model, seed=seed, messages=messages)
+            for step in range(1, max_steps + 1):
+                if time.monotonic() > deadline:
+                    return AgentOutcome(ended_by="timeout", steps=step - 1, reason="agent wall clock exceeded")
+                started = time.monotonic()
+                try:
+                    reply = model.chat(model=self.model, messages=messages, tools=tools, seed=seed,
+                                       temperature=self.settings.temperature, max_tokens=self.settings.max_tokens)
+                except GatewayError as exc:
+                    log.write("infra_error", step=step, error=str(exc))
+                    return AgentOutcome(ended_by="infra_error", steps=step - 1, reason=str(exc))
+                message = reply["message"]
+                messages.append(message)
+                log.write("model", step=step, message=message, served_by=reply["model"],
+                          seconds=round(time.monotonic() - started, 4))
+                calls = message.get("tool_calls") or []
+                if not calls:
+                    messages.append({"role": "user", "content": "Use the bash tool to work, and submit when done."})
+                    continue
+                for call in calls:
+                    if call["function"]["name"] == "submit":
+                        log.write("submit", step=step)
+                        return AgentOutcome(ended_by="submitted", steps=step)
+                    observation = self._run_tool(call, sandbox, deadline)
+                    log.write("tool", step=step, call=call, output=observation)
+                    messages.append({"role": "tool", "tool_call_id": call["id"], "content": observation})
+            return AgentOutcome(ended_by="step_limit", steps=max_steps, reason=f"no submit within {max_steps} steps")
+
+    def _run_tool(self, call: dict, sandbox: Sandbox, deadline: float) -> str:
+        name = call["function"]["name"]
+        if name not in self.settings.tools:
+            return f"error: unknown tool {name!r}; available: {', '.join(self.settings.tools)}"
+        try:
+            command = json.loads(call["function"].get("arguments") or "{}")["command"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            return "error: bash needs arguments {\"command\": \"...\"}"
+        timeout = max(1.0, min(self.settings.command_timeout_s, deadline - time.monotonic()))
+        return render_observation(sandbox.exec(command, timeout_s=timeout))

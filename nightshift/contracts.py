@@ -1,0 +1,88 @@
+"""The three contracts every part of a trial implements: Sandbox, Harness, Grader.
+
+Read this first. The life of one trial (tasks/run_trial.py) only talks to these protocols, so a
+backend, an agent loop or a grading scheme can change without touching the others.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+from nightshift.models import AgentOutcome, Case, ExecResult, GradeResult
+
+
+class SandboxLimits(BaseModel):
+    """Resource limits of one sandbox. Enforced by every backend; see sandbox/README.md for how."""
+
+    cpus: float = Field(1.0, gt=0, description="CPU cores the sandbox may use.")
+    memory_mb: int = Field(1024, ge=64, description="Memory limit for all processes of the sandbox.")
+    pids: int = Field(256, ge=8, description="Most processes/threads alive at once (stops fork bombs).")
+    disk_mb: int = Field(512, ge=1, description="Largest file the sandbox may write, in MiB.")
+    output_kb: int = Field(64, ge=1, description="Captured stdout/stderr per exec; the rest is counted and dropped.")
+    cpu_seconds: int = Field(600, ge=1, description="CPU seconds one exec may burn before it is killed.")
+
+
+class SandboxSpec(BaseModel):
+    """What to create: labels say who owns it, so the reaper can find leftovers of dead runs."""
+
+    run_id: str
+    trial_id: str
+    workspace_source: Path | None = Field(None, description="Folder copied into /workspace at creation.")
+    limits: SandboxLimits = SandboxLimits()
+
+
+@runtime_checkable
+class Sandbox(Protocol):
+    """An isolated place to run untrusted commands: no network, limited resources, one per trial."""
+
+    id: str
+
+    def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
+             env: dict[str, str] | None = None) -> ExecResult: ...
+
+    def write_file(self, path: str, data: bytes) -> None: ...
+
+    def read_file(self, path: str) -> bytes: ...
+
+    def copy_in(self, host_dir: Path, sandbox_dir: str) -> None:
+        """Copy a host folder in read-only for the sandbox (used for tests at grading time)."""
+        ...
+
+    def destroy(self) -> None: ...
+
+
+class SandboxBackend(Protocol):
+    name: str
+
+    def identity(self) -> str:
+        """Content identity of the root filesystem (image digest, or rootfs hash) for the manifest."""
+        ...
+
+    def create(self, spec: SandboxSpec) -> Sandbox: ...
+
+    def reap(self, keep_run_ids: set[str] | None = None) -> int:
+        """Remove sandboxes left by dead processes; returns how many were removed."""
+        ...
+
+
+class ModelClient(Protocol):
+    """What a harness needs from the gateway: one chat completion with tools."""
+
+    def chat(self, *, model: str, messages: list[dict], tools: list[dict], temperature: float,
+             seed: int, max_tokens: int) -> dict: ...
+
+
+class Harness(Protocol):
+    """The agent loop under evaluation: reads the case, calls the model, runs tools, submits."""
+
+    def run(self, case: Case, sandbox: Sandbox, model: ModelClient, seed: int,
+            trajectory_path: Path) -> AgentOutcome: ...
+
+
+class Grader(Protocol):
+    """Decides what the agent's final workspace is worth. Runs after the agent phase only."""
+
+    def grade(self, case: Case, sandbox: Sandbox) -> GradeResult: ...

@@ -1,0 +1,110 @@
+"""Run the simulator as a child process for the length of a ``with`` block.
+
+``running_simulator`` starts ``python -m simulator`` with the same interpreter, waits for it to write
+its base URL, yields that URL and stops the child on exit (SIGTERM, then SIGKILL after 5 s). The child
+asks the kernel to SIGKILL it when its parent dies (PR_SET_PDEATHSIG), so a killed parent leaves no
+orphan server behind. Note that Linux sends that signal when the *thread* that started the child
+exits, so enter the context in a thread that outlives the block (any thread does, while inside it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from simulator.config import SimulatorConfig
+
+START_TIMEOUT_S = 30.0
+STOP_GRACE_S = 5.0
+_REPO_ROOT = Path(__file__).resolve().parent.parent
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """preexec_fn: ask for SIGKILL when the parent dies; exit at once if it already has."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
+def simulator_command(config: SimulatorConfig, suite_dirs: Sequence[Path], log_path: Path | None,
+                      ready_file: Path) -> list[str]:
+    """The command line that runs a simulator with ``config`` on a free port of 127.0.0.1."""
+    cmd = [sys.executable, "-m", "simulator", "--host", "127.0.0.1", "--port", "0",
+           "--latency-ms", repr(config.latency_ms), "--latency-sigma", repr(config.latency_sigma),
+           "--rpm", str(config.requests_per_minute), "--tpm", str(config.tokens_per_minute),
+           "--fault-rate", repr(config.fault_rate), "--seed", str(config.seed),
+           "--ready-file", str(ready_file)]
+    if not config.count_rejected:
+        cmd.append("--no-count-rejected")
+    for suite in suite_dirs:
+        cmd += ["--suite", str(Path(suite).resolve())]
+    if log_path is not None:
+        cmd += ["--log", str(Path(log_path).resolve())]
+    return cmd
+
+
+def _tail(path: Path, limit: int = 4000) -> str:
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return ""
+    return text[-limit:].strip()
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(STOP_GRACE_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@contextlib.contextmanager
+def running_simulator(config: SimulatorConfig, suite_dirs: Sequence[Path],
+                      log_path: Path | None = None) -> Iterator[str]:
+    """Start a simulator subprocess, yield its base URL (``http://127.0.0.1:PORT/v1``), stop it after.
+
+    Raises RuntimeError, with the tail of the child's stderr, when it exits or is not ready within 30 s.
+    """
+    with tempfile.TemporaryDirectory(prefix="nightshift-sim-") as tmp:
+        tmp_dir = Path(tmp)
+        ready_file = tmp_dir / "ready"
+        stderr_path = tmp_dir / "stderr.log"
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_REPO_ROOT), env.get("PYTHONPATH", "")) if p)
+        env["PYTHONUNBUFFERED"] = "1"
+        parent = os.getpid()
+        with stderr_path.open("wb") as stderr:
+            proc = subprocess.Popen(
+                simulator_command(config, suite_dirs, log_path, ready_file),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr, env=env,
+                preexec_fn=lambda: _die_with_parent(parent),
+            )
+        try:
+            deadline = time.monotonic() + START_TIMEOUT_S
+            while not ready_file.is_file():
+                if proc.poll() is not None:
+                    raise RuntimeError(f"the model simulator exited with code {proc.returncode} before "
+                                       f"it was ready; its stderr ends with:\n{_tail(stderr_path)}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the model simulator was not ready after {START_TIMEOUT_S:.0f} s; "
+                                       f"its stderr ends with:\n{_tail(stderr_path)}")
+                time.sleep(0.02)
+            base_url = ready_file.read_text().strip()
+            yield base_url
+        finally:
+            _stop(proc)

@@ -1,0 +1,213 @@
+"""The stand-in agent: which tool call a simulated model makes at each step of a trial.
+
+Pure and deterministic given (model, case, seed, conversation so far); no I/O, no clock.
+
+* Each model has a skill; each case a difficulty in [0, 1) hashed from its id. The chance that a trial
+  solves the case is ``logistic(STEEPNESS * (skill - difficulty))``.
+* The trial's plan (solve / wrong / wander) is drawn once from an RNG seeded by
+  ``sha256(model, case id, seed)``, so every call of the same trial agrees on it.
+* The step is the number of assistant messages already in the conversation; the plan says what to do
+  at that step. solve: explore, run the oracle (solve.sh), check, submit. wrong: explore, a plausible
+  edit that cannot fix anything, submit. wander: harmless exploration forever (the harness's step limit
+  ends it).
+* Sampling parameters (temperature, top_p) are accepted by the server and ignored: the simulator is
+  deterministic at any temperature; only ``seed`` varies a trial.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import shlex
+from dataclasses import dataclass
+from enum import StrEnum
+
+from simulator.cases import CaseBrief
+
+SNAPSHOT_DATE = "2026-11-01"
+STEEPNESS = 8.0
+COMMENT_SUFFIXES = (".py", ".sh", ".toml", ".yaml", ".yml", ".cfg", ".rb", ".r", ".pl")
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    """A simulated model: its skill (solve chance is higher the higher it is) and how often it wanders."""
+
+    name: str
+    skill: float
+    wander: float
+
+    @property
+    def snapshot(self) -> str:
+        """The dated snapshot the alias points at; responses name it in their ``model`` field."""
+        return f"{self.name}-{SNAPSHOT_DATE}"
+
+
+MODELS: dict[str, ModelProfile] = {p.name: p for p in (
+    ModelProfile("sim-strong", skill=0.82, wander=0.04),
+    ModelProfile("sim-medium", skill=0.60, wander=0.06),
+    ModelProfile("sim-weak", skill=0.40, wander=0.08),
+)}
+
+
+class Plan(StrEnum):
+    solve = "solve"
+    wrong = "wrong"
+    wander = "wander"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One step of the agent: a tool call (``bash`` with a command, or ``submit``) and its reasoning text."""
+
+    tool: str
+    content: str
+    command: str | None = None
+
+    @property
+    def arguments(self) -> str:
+        return json.dumps({"command": self.command}) if self.tool == "bash" else "{}"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The assistant message the server returns: text, at most one tool call, and the finish reason."""
+
+    content: str
+    finish_reason: str
+    tool_call: dict | None = None
+
+
+def resolve_model(name: str) -> ModelProfile | None:
+    """The profile for an alias (``sim-strong``) or a dated snapshot (``sim-strong-2026-11-01``)."""
+    if name in MODELS:
+        return MODELS[name]
+    for profile in MODELS.values():
+        if name == profile.snapshot:
+            return profile
+    return None
+
+
+def _digest(*parts: object) -> bytes:
+    return hashlib.sha256("\0".join(str(p) for p in parts).encode()).digest()
+
+
+def difficulty(case_id: str) -> float:
+    """The case's difficulty in [0, 1), the same for every model and seed."""
+    return int.from_bytes(_digest("difficulty", case_id)[:8], "big") / 2**64
+
+
+def solve_probability(model: str, case_id: str) -> float:
+    """Chance that one trial of ``model`` on the case solves it."""
+    profile = resolve_model(model)
+    if profile is None:
+        raise KeyError(f"unknown simulated model {model!r}; known: {sorted(MODELS)}")
+    return 1.0 / (1.0 + math.exp(-STEEPNESS * (profile.skill - difficulty(case_id))))
+
+
+def _trial_rng(profile: ModelProfile, case_id: str, seed: int) -> random.Random:
+    return random.Random(int.from_bytes(_digest(profile.name, case_id, seed), "big"))
+
+
+def _draw_plan(rng: random.Random, profile: ModelProfile, case_id: str) -> Plan:
+    p_solve = solve_probability(profile.name, case_id)
+    u = rng.random()
+    if u < p_solve:
+        return Plan.solve
+    if u < p_solve + min(profile.wander, 1.0 - p_solve):
+        return Plan.wander
+    return Plan.wrong
+
+
+def decide(model: str, case_id: str, seed: int) -> Plan:
+    """The plan of trial (model, case, seed), drawn once from an RNG seeded by sha256(model, case, seed)."""
+    profile = resolve_model(model)
+    if profile is None:
+        raise KeyError(f"unknown simulated model {model!r}; known: {sorted(MODELS)}")
+    return _draw_plan(_trial_rng(profile, case_id, seed), profile, case_id)
+
+
+def _explore(rng: random.Random, case: CaseBrief) -> Action:
+    if case.files and rng.random() < 0.5:
+        return Action("bash", "Let me read the code first.", f"cat {shlex.quote(rng.choice(case.files))}")
+    return Action("bash", "Let me look at the workspace first.", "ls -la")
+
+
+def _wrong_edit(rng: random.Random, case: CaseBrief) -> Action:
+    commentable = [f for f in case.files if f.lower().endswith(COMMENT_SUFFIXES)]
+    if commentable and rng.random() < 0.7:
+        target = shlex.quote(rng.choice(commentable))
+        return Action("bash", "I think the problem is here; adding a note and a fix.",
+                      f"printf '\\n# TODO: handle this case properly\\n' >> {target}")
+    return Action("bash", "This looks like it already works; nothing to change.", "true")
+
+
+def _wander(case: CaseBrief, profile: ModelProfile, seed: int, step: int) -> Action:
+    commands = ["ls -la", "pwd", "ls -R | head -n 50", "find . -maxdepth 2 -type f | sort | head -n 50"]
+    for name in case.files[:5]:
+        quoted = shlex.quote(name)
+        commands += [f"cat {quoted}", f"wc -l {quoted}", f"head -n 20 {quoted}"]
+    pick = int.from_bytes(_digest("wander", profile.name, case.id, seed, step)[:4], "big")
+    return Action("bash", "Let me look around a bit more before changing anything.",
+                  commands[pick % len(commands)])
+
+
+SUBMIT = Action("submit", "The task is done; submitting.")
+
+
+def action_at(model: str, case: CaseBrief, seed: int, step: int) -> Action:
+    """What the agent does at ``step`` (0-based) of trial (model, case, seed)."""
+    profile = resolve_model(model)
+    if profile is None:
+        raise KeyError(f"unknown simulated model {model!r}; known: {sorted(MODELS)}")
+    rng = _trial_rng(profile, case.id, seed)
+    plan = _draw_plan(rng, profile, case.id)
+    explore = _explore(rng, case)
+    if plan is Plan.wander:
+        return explore if step == 0 else _wander(case, profile, seed, step)
+    if plan is Plan.solve:
+        script = [explore, Action("bash", "I see the problem; applying the fix.", case.solution),
+                  Action("bash", "Checking the result.", "ls -la"), SUBMIT]
+    else:
+        script = [explore, _wrong_edit(rng, case), SUBMIT]
+    return script[min(step, len(script) - 1)]
+
+
+def count_steps(messages: list[dict]) -> int:
+    """The step a conversation is at: the number of assistant messages already in it."""
+    return sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+
+
+def offered_tools(tools: object) -> set[str]:
+    """Names of the function tools a request offers."""
+    names: set[str] = set()
+    if isinstance(tools, list):
+        for tool in tools:
+            function = tool.get("function") if isinstance(tool, dict) else None
+            if isinstance(function, dict) and isinstance(function.get("name"), str):
+                names.add(function["name"])
+    return names
+
+
+def reply(model: str, case: CaseBrief | None, seed: int, messages: list[dict], tools: object = None,
+          tool_choice: object = None) -> Reply:
+    """The assistant's reply to a request: one tool call, or plain "ok" when there is nothing to play.
+
+    Plain text (finish_reason "stop") when no case matches, the request offers no tools, tool_choice is
+    "none", or the planned tool is not among those offered.
+    """
+    offered = offered_tools(tools)
+    if case is None or not offered or tool_choice == "none":
+        return Reply("ok", "stop")
+    step = count_steps(messages)
+    action = action_at(model, case, seed, step)
+    if action.tool not in offered:
+        return Reply("ok", "stop")
+    profile = resolve_model(model)
+    assert profile is not None
+    call_id = "call_" + _digest("call", profile.name, case.id, seed, step).hex()[:24]
+    call = {"id": call_id, "type": "function",
+            "function": {"name": action.tool, "arguments": action.arguments}}
+    return Reply(action.content, "tool_calls", call)

@@ -1,0 +1,61 @@
+"""Per-trial result files (written atomically as each trial ends) and the run's Parquet file.
+
+The Parquet file is always rebuilt from the per-trial files, one file per trial id, so no crash
+point can leave a duplicate or a missing row.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from nightshift.models import TrialResult
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def result_path(run_dir: Path, trial_id: str) -> Path:
+    return run_dir / "results" / f"{trial_id}.json"
+
+
+def write_result(run_dir: Path, result: TrialResult) -> Path:
+    path = result_path(run_dir, result.trial_id)
+    _atomic_write(path, result.model_dump_json(indent=1).encode())
+    return path
+
+
+def read_results(run_dir: Path, trial_ids: list[str]) -> list[TrialResult]:
+    """Results for these trials, in this order; trials without a file yet are left out."""
+    rows = []
+    for trial_id in trial_ids:
+        path = result_path(run_dir, trial_id)
+        if path.is_file():
+            rows.append(TrialResult.model_validate(json.loads(path.read_text())))
+    return rows
+
+
+def _arrow_schema() -> pa.Schema:
+    kinds = {int: pa.int64(), float: pa.float64(), str: pa.string()}
+    fields = []
+    for name, info in TrialResult.model_fields.items():
+        fields.append(pa.field(name, kinds.get(info.annotation, pa.string())))
+    return pa.schema(fields)
+
+
+def write_parquet(rows: list[TrialResult], path: Path) -> Path:
+    schema = _arrow_schema()
+    table = pa.Table.from_pylist([r.model_dump(mode="json") for r in rows], schema=schema)
+    tmp = path.with_name(f".{path.name}.tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, tmp)
+    tmp.replace(path)
+    return path

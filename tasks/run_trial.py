@@ -1,0 +1,103 @@
+"""The life of one trial, readable top to bottom: sandbox → harness → grader → result row.
+
+``execute_trial`` is plain Python (tests call it directly); ``run_trial`` is the Prefect task around
+it, cached by trial id so a re-run, a resumed run or a UI retry never runs a finished trial twice.
+An infrastructure failure raises ``InfraError`` after its row is written: Prefect retries it, and
+since a failed task is never cached, a later run tries it again rather than keeping the failure.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from prefect import task
+
+from experiment.trials import TrialSpec
+from gateway import ModelGateway
+from graders import PublicTestGrader
+from harnesses import ToolAgent
+from nightshift.contracts import Grader, SandboxBackend, SandboxLimits, SandboxSpec
+from nightshift.models import AgentOutcome, GradeResult, TrialResult, TrialStatus
+from tasks.results import write_result
+
+
+class InfraError(RuntimeError):
+    """The trial could not be evaluated for reasons that are not the agent's (sandbox, endpoint, grader)."""
+
+
+@dataclass
+class TrialContext:
+    """Process-wide things every trial of a run shares."""
+
+    run_dir: Path
+    backend: SandboxBackend
+    gateway: ModelGateway
+    limits: SandboxLimits
+    grader: Grader
+
+
+def decide_status(outcome: AgentOutcome, grade: GradeResult | None) -> TrialStatus:
+    if outcome.ended_by == "submitted":
+        return TrialStatus.resolved if grade and grade.all_passed else TrialStatus.failed
+    return TrialStatus(outcome.ended_by)
+
+
+def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
+    started_at, t0 = datetime.now(UTC), time.monotonic()
+    session = ctx.gateway.session()
+    outcome, grade, agent_s, grade_s = AgentOutcome(ended_by="infra_error"), None, 0.0, 0.0
+    sandbox = None
+    try:
+        sandbox = ctx.backend.create(SandboxSpec(run_id=spec.run_id, trial_id=spec.trial_id,
+                                                 workspace_source=spec.case.workspace_dir, limits=ctx.limits))
+        agent = ToolAgent(spec.variant.model, spec.variant.harness)
+        outcome = agent.run(spec.case, sandbox, session, spec.seed,
+                            ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
+        agent_s = time.monotonic() - t0
+        if outcome.ended_by != "infra_error":
+            # graded even without a submit, so the counts show how far a stopped agent got
+            grade = ctx.grader.grade(spec.case, sandbox)
+            grade_s = time.monotonic() - t0 - agent_s
+    except Exception as exc:  # noqa: BLE001 - any crash here is the harness machinery's, not the agent's
+        outcome = AgentOutcome(ended_by="infra_error", reason=f"{type(exc).__name__}: {exc}"[:500],
+                               steps=outcome.steps)
+    finally:
+        if sandbox is not None:
+            sandbox.destroy()
+    status = decide_status(outcome, grade)
+    f2p, p2p = (grade.f2p, grade.p2p) if grade else ((0, len(spec.case.fail_to_pass)), (0, len(spec.case.pass_to_pass)))
+    return TrialResult(
+        trial_id=spec.trial_id, run_id=spec.run_id, case_id=spec.case.id, suite=spec.case.suite,
+        domain=spec.case.domain, split=spec.case.split, variant=spec.variant.name, model=spec.variant.model,
+        model_version=spec.model_version, seed=spec.seed, status=status,
+        score=1.0 if status == TrialStatus.resolved else 0.0, reason=outcome.reason,
+        f2p_passed=f2p[0], f2p_total=f2p[1], p2p_passed=p2p[0], p2p_total=p2p[1], steps=outcome.steps,
+        model_calls=session.calls, input_tokens=session.input_tokens, output_tokens=session.output_tokens,
+        rate_limited=session.rate_limited, retry_wait_s=round(session.retry_wait_s, 3),
+        agent_s=round(agent_s, 3), grade_s=round(grade_s, 3), duration_s=round(time.monotonic() - t0, 3),
+        started_at=started_at.isoformat(timespec="milliseconds"),
+        finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+    )
+
+
+def _trial_cache_key(_context, parameters: dict) -> str:
+    return f"trial-{parameters['spec'].trial_id}"
+
+
+def _is_infra_failure(_task, _task_run, state) -> bool:
+    return isinstance(getattr(state, "data", None), InfraError)
+
+
+@task(name="run_trial", task_run_name="{spec.case.id}/{spec.variant.name}/seed{spec.seed}",
+      cache_key_fn=_trial_cache_key, persist_result=True, result_serializer="json",
+      cache_result_in_memory=False, retries=2, retry_delay_seconds=[2, 10], retry_jitter_factor=0.5,
+      retry_condition_fn=_is_infra_failure)
+def run_trial(spec: TrialSpec, ctx: TrialContext) -> dict:
+    result = execute_trial(spec, ctx)
+    write_result(ctx.run_dir, result)  # the row exists even if this attempt is the last
+    if result.status == TrialStatus.infra_error:
+        raise InfraError(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {result.reason}")
+    return result.model_dump(mode="json")
