@@ -6,6 +6,7 @@ so a restart does not leak concurrency slots (DESIGN.md).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -65,9 +66,7 @@ def stop_server() -> bool:
     pid_file = STATE_DIR / "prefect-server.pid"
     if not pid_file.is_file():
         return False
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(int(pid_file.read_text()), 15)
-    except ProcessLookupError:
-        pass
     pid_file.unlink()
     return True

@@ -80,11 +80,14 @@ class Experiment(_Strict):
     """One experiment file: what to run tonight and how."""
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$", description="Names the run folder.")
-    suites: list[str] = Field(["builtin"], min_length=1, description="'builtin' or suite folders relative to this file.")
+    suites: list[str] = Field(["builtin"], min_length=1,
+                              description="'builtin' or suite folders relative to this file.")
     cases: list[str] | None = Field(None, description="Only these case ids (default: every case).")
     variants: list[Variant] = Field(min_length=1, description="The models/harness settings compared.")
     seeds: list[int] = Field([1, 2], min_length=1, description="One trial per case × variant × seed.")
-    concurrency: int = Field(4, ge=1, le=1024, description="Trials in flight at once in this process.")
+    concurrency: int = Field(4, ge=1, le=1024,
+                             description="Trials in flight at once in this process.")
+    infra_retries: int = Field(2, ge=0, le=10, description="Retries of a trial that ended in infra_error.")
     sandbox: SandboxSettings = SandboxSettings()
     model: ModelEndpoint = ModelEndpoint()
     output_dir: Path = Field(Path("runs"), description="Where run folders are written (relative to this file).")

@@ -6,8 +6,12 @@ import json
 from pathlib import Path
 
 from prefect import flow, get_run_logger, unmapped
-from prefect.artifacts import create_markdown_artifact, create_progress_artifact, create_table_artifact
-from prefect.artifacts import update_progress_artifact
+from prefect.artifacts import (
+    create_markdown_artifact,
+    create_progress_artifact,
+    create_table_artifact,
+    update_progress_artifact,
+)
 from prefect.futures import as_completed
 from prefect.task_runners import ThreadPoolTaskRunner
 
@@ -46,13 +50,13 @@ def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url:
     return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION)
 
 
-def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path) -> None:
+def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path, retries: int) -> None:
     """Map run_trial over every trial, at most ``concurrency`` at once, publishing progress as they end.
 
     Finished trials are cached in ``cache_dir`` by trial id, so any later run with the same trial skips it.
     """
     logger = get_run_logger()
-    trial_task = run_trial.with_options(result_storage=cache_dir)
+    trial_task = run_trial.with_options(result_storage=cache_dir, retries=retries)
     progress = create_progress_artifact(progress=0.0, key="nightly-eval-progress",
                                         description=f"trials done of {len(specs)}")
     with ThreadPoolTaskRunner(max_workers=concurrency) as runner:
@@ -93,7 +97,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
         ctx = TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
                            grader=PublicTestGrader())
         pinned = endpoint.simulator_requests()
-        run_all(specs, ctx, exp.concurrency, exp.output_dir / ".trial-cache")
+        run_all(specs, ctx, exp.concurrency, exp.output_dir / ".trial-cache", exp.infra_retries)
         served = endpoint.simulator_requests()
     rows = read_results(run_dir, [s.trial_id for s in specs])
     parquet = write_parquet(rows, run_dir / "results.parquet")

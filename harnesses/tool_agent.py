@@ -18,7 +18,8 @@ from nightshift.models import AgentOutcome, Case, ExecResult
 
 TOOL_SCHEMAS = {
     "bash": {"type": "function", "function": {
-        "name": "bash", "description": "Run a bash command in the sandbox (cwd /workspace). Returns exit code and output.",
+        "name": "bash",
+        "description": "Run a bash command in the sandbox (cwd /workspace). Returns exit code and output.",
         "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}},
     "submit": {"type": "function", "function": {
         "name": "submit", "description": "Call when the task is complete. Ends the episode.",

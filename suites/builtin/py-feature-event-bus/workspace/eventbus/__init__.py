@@ -1,0 +1,5 @@
+from .bus import EventBus, PublishError
+from .events import Event
+from .patterns import matches
+
+__all__ = ["EventBus", "PublishError", "Event", "matches"]

@@ -1,0 +1,95 @@
+"""Load case folders (suite.toml + one folder per case) into validated ``Case`` models."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from nightshift.models import Case, CaseLimits
+
+
+class SuiteError(ValueError):
+    """A malformed suite or case folder; the message names the file and the fix."""
+
+
+def tree_hash(root: Path) -> str:
+    """sha256 over relative paths, modes and contents of every file under root, in sorted order."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        rel = path.relative_to(root).as_posix()
+        digest.update(rel.encode() + b"\0" + oct(path.stat().st_mode & 0o111).encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _load_case(folder: Path, suite_name: str) -> Case:
+    meta_path = folder / "case.toml"
+    try:
+        meta = tomllib.loads(meta_path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SuiteError(f"{meta_path}: cannot read case metadata: {exc}") from exc
+    instruction_path = folder / "instruction.md"
+    if not instruction_path.is_file():
+        raise SuiteError(f"{instruction_path}: missing; every case needs the agent's instruction")
+    if meta.get("id", folder.name) != folder.name:
+        raise SuiteError(f"{meta_path}: field 'id' is {meta['id']!r} but the folder is {folder.name!r}; "
+                         f"make them equal")
+    tests = meta.get("tests", {})
+    try:
+        case = Case(
+            id=folder.name, suite=suite_name, domain=meta.get("domain", ""), split=meta.get("split", "public"),
+            instruction=instruction_path.read_text(), root=folder.resolve(),
+            fail_to_pass=tests.get("fail_to_pass", []), pass_to_pass=tests.get("pass_to_pass", []),
+            limits=CaseLimits(**meta.get("limits", {})), content_hash=tree_hash(folder),
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise SuiteError(f"{meta_path}: field '{field}': {first['msg']}") from None
+    if not case.domain:
+        raise SuiteError(f"{meta_path}: field 'domain' is missing; name the case's domain")
+    if not case.fail_to_pass:
+        raise SuiteError(f"{meta_path}: field 'tests.fail_to_pass' is empty; list the tests the fix must pass")
+    for name in case.fail_to_pass + case.pass_to_pass:
+        if not test_file(case, name):
+            raise SuiteError(f"{meta_path}: test {name!r} has no file tests/test_{name}.py or .sh; add it or "
+                             f"remove it from the list")
+    if not case.solution_script.is_file():
+        raise SuiteError(f"{case.solution_script}: missing; every case needs an oracle solution")
+    return case
+
+
+def test_file(case: Case, name: str) -> Path | None:
+    for suffix in (".py", ".sh"):
+        candidate = case.tests_dir / f"test_{name}{suffix}"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_cases(suite_dir: Path, only: list[str] | None = None) -> list[Case]:
+    """All cases of a suite folder, sorted by id; ``only`` keeps just those ids (unknown ids are an error)."""
+    suite_dir = Path(suite_dir)
+    meta_path = suite_dir / "suite.toml"
+    if not meta_path.is_file():
+        raise SuiteError(f"{meta_path}: missing; a suite folder needs suite.toml with at least name = '...'")
+    name = tomllib.loads(meta_path.read_text()).get("name", suite_dir.name)
+    cases = [_load_case(d, name) for d in sorted(suite_dir.iterdir()) if (d / "case.toml").is_file()]
+    if only is not None:
+        known = {c.id for c in cases}
+        missing = sorted(set(only) - known)
+        if missing:
+            raise SuiteError(f"cases {missing} are not in suite {suite_dir}; check the 'cases' list")
+        cases = [c for c in cases if c.id in set(only)]
+    return cases
+
+
+def suite_hash(cases: list[Case]) -> str:
+    """Hash of the exact case list and contents a run uses."""
+    digest = hashlib.sha256()
+    for case in sorted(cases, key=lambda c: (c.suite, c.id)):
+        digest.update(f"{case.suite}/{case.id}:{case.content_hash}\n".encode())
+    return digest.hexdigest()
