@@ -1,0 +1,31 @@
+# The two commands a fresh machine needs: `make run` (one night on the embedded default) and `make test`.
+VENV   ?= .venv
+PYTHON ?= python3
+export DO_NOT_TRACK := 1
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+
+.PHONY: run test lint setup system-packages clean
+
+run: setup
+	$(VENV)/bin/nightshift run experiments/default.yaml
+
+test: setup
+	$(VENV)/bin/python -m pytest -q
+
+lint: setup
+	$(VENV)/bin/ruff check .
+
+setup: system-packages $(VENV)/.installed
+
+# bubblewrap is the sandbox of the embedded default; installed from Debian when missing (needs root)
+system-packages:
+	@command -v bwrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; }
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e ".[dev]"
+	touch $@
+
+clean:
+	rm -rf runs .nightshift
