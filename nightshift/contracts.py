@@ -20,7 +20,8 @@ class SandboxLimits(BaseModel):
     cpus: float = Field(1.0, gt=0, description="CPU cores the sandbox may use.")
     memory_mb: int = Field(1024, ge=64, description="Memory limit for all processes of the sandbox.")
     pids: int = Field(256, ge=8, description="Most processes/threads alive at once (stops fork bombs).")
-    disk_mb: int = Field(512, ge=1, description="Largest file the sandbox may write, in MiB.")
+    disk_mb: int = Field(512, ge=1, description="Disk the sandbox may fill, /workspace and /tmp together, in MiB "
+                         "(a loop-mounted ext4 per sandbox; also the largest single file).")
     output_kb: int = Field(64, ge=1, description="Captured stdout/stderr per exec; the rest is counted and dropped.")
     cpu_seconds: int = Field(600, ge=1, description="CPU seconds one exec may burn before it is killed.")
 

@@ -1,16 +1,19 @@
-"""The "local" backend: one bubblewrap jail per exec over a per-trial workspace folder.
+"""The "local" backend: one bubblewrap jail per exec over a per-trial host folder (sandbox/folder.py).
 
 Isolation: new user, net, pid, ipc, uts and cgroup namespaces (no network at all: only a private
-loopback), read-only system binds, a cleared environment (no host secrets), and the jail runs as an
-unprivileged host uid. Limits: a cgroup per sandbox (memory, pids, cpu) where the host allows,
-rlimits (file size, CPU seconds, open files) always. A background process cannot outlive its exec:
-bubblewrap's pid namespace dies with the command, and we kill whatever is left in the cgroup.
+loopback), read-only binds of the root filesystem's /usr and a few /etc files, a cleared environment
+(no host secrets), and the jail runs as the unprivileged host uid 65534. Limits: a cgroup per sandbox
+(memory, pids, cpu) where the host allows; rlimits (file size, CPU seconds, open files) always; the
+quota disk for /workspace + /tmp. A background process cannot outlive its exec: bubblewrap's pid
+namespace dies with the command, and we kill whatever is left in the cgroup. Needs root (to drop to
+uid 65534, make cgroups and mount the quota disk).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -21,45 +24,37 @@ from pathlib import Path
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
 from sandbox.cgroups import CgroupSet
+from sandbox.folder import SANDBOX_UID, SandboxFolder, orphaned_folders, sandbox_root
+from sandbox.notices import limit_notices, with_notices
 from sandbox.output import CappedReader
-from sandbox.paths import SandboxPathError, host_path
 
-SANDBOX_UID = 65534  # "nobody": the jail never runs as host root
 SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TERM": "dumb"}
 _ETC_FILES = ("passwd", "group", "hosts", "nsswitch.conf", "ld.so.cache", "alternatives", "localtime")
-
-
-def sandbox_root() -> Path:
-    return Path(os.environ.get("NIGHTSHIFT_SANDBOX_ROOT", "/tmp/nightshift-sandboxes"))
+PREFIX = "nsb-"
 
 
 class BubblewrapSandbox:
-    def __init__(self, spec: SandboxSpec, rootfs: Path):
-        self.id = f"nsb-{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
+    def __init__(self, spec: SandboxSpec, rootfs: Path, use_cgroups: bool = True):
+        self.id = f"{PREFIX}{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
         self.spec = spec
         self.limits: SandboxLimits = spec.limits
         self.rootfs = rootfs
-        self.dir = sandbox_root() / self.id
-        self.workspace = self.dir / "workspace"
-        self.grader = self.dir / "grader"
+        self.folder = SandboxFolder.create(self.id, spec)
         self.cgroups = CgroupSet(self.id)
-        self._create()
-
-    def _create(self) -> None:
-        self.dir.mkdir(parents=True)
-        owner = {"run_id": self.spec.run_id, "trial_id": self.spec.trial_id, "pid": os.getpid(),
-                 "pid_start": _start_time(os.getpid()), "created": time.time()}
-        (self.dir / "owner.json").write_text(json.dumps(owner))
-        if self.spec.workspace_source:
-            shutil.copytree(self.spec.workspace_source, self.workspace, symlinks=True)
-        else:
-            self.workspace.mkdir()
-        _chown_tree(self.workspace, SANDBOX_UID)
-        self.cgroups.create(self.limits)
+        if use_cgroups and not self.cgroups.create(self.limits):
+            self.folder.destroy()  # this host can make cgroups: a sandbox without its limits is an error
+            raise RuntimeError(f"sandbox {self.id}: could not create its cgroups under {self.cgroups.parents()}")
+        self.enforced = {
+            "memory": "cgroup" if self.cgroups.available else "none (no writable cgroup)",
+            "pids": "cgroup" if self.cgroups.available else "none (no writable cgroup)",
+            "cpus": "cgroup cpu quota" if self.cgroups.available else "none (no writable cgroup)",
+            "disk": "ext4 loop quota" if self.folder.disk.quota != "none" else "RLIMIT_FSIZE only (per file)",
+            "network": "empty net namespace", "cpu_seconds": "RLIMIT_CPU",
+        }
 
     def _bwrap_args(self, cwd: str, env: dict[str, str]) -> list[str]:
-        args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox",
-                "--ro-bind", str(self.rootfs / "usr"), "/usr"]
+        args = ["bwrap", "--unshare-all", "--unshare-user", *_no_nested_userns(), "--die-with-parent",
+                "--new-session", "--hostname", "sandbox", "--ro-bind", str(self.rootfs / "usr"), "/usr"]
         for link in ("bin", "lib", "lib64", "sbin"):
             target = self.rootfs / link
             if target.is_symlink():
@@ -69,10 +64,10 @@ class BubblewrapSandbox:
         for name in _ETC_FILES:
             if (self.rootfs / "etc" / name).exists():
                 args += ["--ro-bind", str(self.rootfs / "etc" / name), f"/etc/{name}"]
-        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", str(self.workspace), "/workspace"]
-        if self.grader.is_dir():
-            args += ["--ro-bind", str(self.grader), "/grader"]
-        args += ["--chdir", cwd, "--clearenv"]
+        disk = self.folder.disk
+        args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(disk.tmp), "/tmp",
+                 "--bind", str(disk.workspace), "/workspace", "--ro-bind", str(self.folder.grader), "/grader",
+                 "--remount-ro", "/", "--chdir", cwd, "--clearenv"]
         for key, value in {**SANDBOX_ENV, **env}.items():
             args += ["--setenv", key, value]
         return args
@@ -80,12 +75,15 @@ class BubblewrapSandbox:
     def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
              env: dict[str, str] | None = None) -> ExecResult:
         lim = self.limits
+        if not all(path.is_dir() for path in self.cgroups.dirs):  # removed under us: limits would not hold
+            raise RuntimeError(f"sandbox {self.id}: its cgroups are gone ({self.cgroups.dirs}); not running")
         prlimit = ["prlimit", f"--fsize={lim.disk_mb * 1024 * 1024}", f"--cpu={lim.cpu_seconds}",
                    "--nofile=1024", "--core=0", "--"]
         drop = ["setpriv", f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups", "--"]
         inner = [*prlimit, *drop, *self._bwrap_args(cwd, env or {}), "--", "bash", "-c", command]
         join = self.cgroups.join_command()
         argv = ["sh", "-c", f'{join} && exec "$@"', "sh", *inner] if join else inner
+        before, free_before = self.cgroups.counters(), self.folder.disk.free_bytes()
         started = time.monotonic()
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True, env={"PATH": "/usr/bin:/bin"})
@@ -99,37 +97,30 @@ class BubblewrapSandbox:
             self._kill(proc)
             code = proc.wait()
         self.cgroups.kill_all()  # nothing started by this exec outlives it
-        return ExecResult(exit_code=code, stdout=out.text(), stderr=err.text(), timed_out=timed_out,
-                          duration_s=time.monotonic() - started, stdout_dropped=out.dropped,
-                          stderr_dropped=err.dropped)
+        code = 128 - code if code < 0 else code  # killed by signal N: report 128+N, as a shell would
+        notes = limit_notices(lim, exit_code=code, timed_out=timed_out, timeout_s=timeout_s, before=before,
+                              after=self.cgroups.counters(), disk_free=(free_before, self.folder.disk.free_bytes()))
+        return ExecResult(exit_code=code, stdout=out.text(), stderr=with_notices(err.text(), notes),
+                          timed_out=timed_out, duration_s=time.monotonic() - started,
+                          stdout_dropped=out.dropped, stderr_dropped=err.dropped)
 
     def _kill(self, proc: subprocess.Popen) -> None:
         self.cgroups.kill_all()
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, 9)
-        except ProcessLookupError:
-            pass
 
     def write_file(self, path: str, data: bytes) -> None:
-        target = host_path(self.workspace, path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        os.chown(target, SANDBOX_UID, SANDBOX_UID)
+        self.folder.write_file(path, data)
 
     def read_file(self, path: str) -> bytes:
-        return host_path(self.workspace, path).read_bytes()
+        return self.folder.read_file(path)
 
     def copy_in(self, host_dir: Path, sandbox_dir: str) -> None:
-        if sandbox_dir != "/grader" and not sandbox_dir.startswith("/grader/"):
-            raise SandboxPathError(f"bubblewrap copies folders in only under /grader, not {sandbox_dir}")
-        shutil.copytree(host_dir, self.grader / sandbox_dir.removeprefix("/grader").lstrip("/"),
-                        dirs_exist_ok=True)
-        for path in [self.grader, *self.grader.rglob("*")]:
-            path.chmod(0o755 if path.is_dir() else 0o644)
+        self.folder.copy_in(host_dir, sandbox_dir)
 
     def destroy(self) -> None:
         self.cgroups.destroy()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        self.folder.destroy()
 
 
 class BubblewrapBackend:
@@ -139,9 +130,13 @@ class BubblewrapBackend:
         self.rootfs = Path("/") if image == "host" else Path(image)
         if not (self.rootfs / "usr").is_dir():
             raise ValueError(f"sandbox.image {image!r}: not a root filesystem (no usr/ inside); use 'host' "
-                             f"or the path of a debootstrapped root")
+                             f"or the path of a debootstrapped root (scripts/build_sandbox_image.py --rootfs-only)")
         if shutil.which("bwrap") is None:
             raise RuntimeError("bubblewrap is not installed: apt-get install bubblewrap")
+        _check_searchable(sandbox_root())
+        probe = CgroupSet(f"probe-{uuid.uuid4().hex[:6]}")  # not PREFIX: no reaper ever sees it
+        self.use_cgroups = probe.create(SandboxLimits())  # False: no writable cgroups here, rlimits only
+        probe.destroy()
 
     def identity(self) -> str:
         """Content identity of the root the jail sees: OS release, installed packages, bwrap version."""
@@ -153,42 +148,34 @@ class BubblewrapBackend:
         return f"rootfs:{self.rootfs}:sha256:{digest.hexdigest()}"
 
     def create(self, spec: SandboxSpec) -> BubblewrapSandbox:
-        return BubblewrapSandbox(spec, self.rootfs)
+        return BubblewrapSandbox(spec, self.rootfs, self.use_cgroups)
 
     def reap(self, keep_run_ids: set[str] | None = None) -> int:
         """Remove sandboxes whose creating process is gone; never touch folders without our owner file."""
         removed = 0
-        root = sandbox_root()
-        for folder in root.iterdir() if root.is_dir() else []:
-            owner_file = folder / "owner.json"
-            if not folder.name.startswith("nsb-") or not owner_file.is_file():
-                continue
-            owner = json.loads(owner_file.read_text())
-            if _alive(owner["pid"], owner.get("pid_start")):
-                continue
-            CgroupSet.attach(folder.name).destroy()
-            shutil.rmtree(folder, ignore_errors=True)
+        for folder in orphaned_folders(PREFIX, keep_run_ids):
+            CgroupSet.attach(folder.path.name).destroy()
+            folder.destroy()
             removed += 1
+        root = sandbox_root()
         for name in CgroupSet.leftovers():
-            if name.startswith("nsb-") and not (root / name).exists():
+            if name.startswith(PREFIX) and not (root / name).exists():
                 CgroupSet.attach(name).destroy()
+        CgroupSet.prune_empty_scopes()
         return removed
 
 
-def _start_time(pid: int) -> str | None:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
+@functools.cache
+def _no_nested_userns() -> tuple[str, ...]:
+    """bwrap >= 0.8 can forbid new user namespaces inside the jail (less kernel surface); older cannot."""
+    usage = subprocess.run(["bwrap", "--help"], capture_output=True, text=True).stdout
+    return ("--disable-userns",) if "--disable-userns" in usage else ()
 
 
-def _alive(pid: int, start: str | None) -> bool:
-    """True when pid is running and is the same process (pids get reused)."""
-    current = _start_time(pid)
-    return current is not None and (start is None or current == start)
-
-
-def _chown_tree(root: Path, uid: int) -> None:
-    os.chown(root, uid, uid)
-    for path in root.rglob("*"):
-        os.lchown(path, uid, uid)
+def _check_searchable(root: Path) -> None:
+    """bwrap runs as uid 65534 and must reach the sandbox folders through every parent of the root."""
+    root.mkdir(mode=0o755, parents=True, exist_ok=True)
+    for folder in [root, *root.parents]:
+        if not folder.stat().st_mode & 0o001:
+            raise RuntimeError(f"NIGHTSHIFT_SANDBOX_ROOT {root}: {folder} is not searchable by other users "
+                               f"(the jail runs as uid {SANDBOX_UID}); chmod o+x it or pick another folder")

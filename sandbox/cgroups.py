@@ -3,30 +3,41 @@
 rlimits cannot cap a whole process tree's memory or process count (and RLIMIT_NPROC does not
 apply to root), so the bubblewrap backend puts each sandbox in its own cgroup when the host lets
 us create one. Where it does not, ``CgroupSet.available`` is False and the caller records that.
+
+Sandbox cgroups live under ``nightshift/<scope>/``, one scope per sandbox root folder: the reaper
+judges a cgroup by the folder of the same name, so it must never see cgroups of sandboxes kept in
+another root (another test session, another deployment on the same host), which it cannot judge.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import signal
 import time
 from pathlib import Path
 
 from nightshift.contracts import SandboxLimits
+from sandbox.folder import sandbox_root
 
 _ROOT = Path("/sys/fs/cgroup")
 _PARENT = "nightshift"
 
 
-def _own_paths() -> dict[str, str]:
-    """Controller name -> our process's cgroup path, from /proc/self/cgroup."""
+def _own_paths(pid: int | str = "self") -> dict[str, str]:
+    """Controller name -> a process's cgroup path, from /proc/PID/cgroup ("unified" for v2)."""
     paths: dict[str, str] = {}
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
         _, controllers, path = line.split(":", 2)
         for name in controllers.split(",") if controllers else ["unified"]:
             paths[name] = path
     return paths
+
+
+def root_scope() -> str:
+    """Names the sandbox root this process uses, so that cgroups of different roots never mix."""
+    return "root-" + hashlib.sha256(str(sandbox_root().resolve()).encode()).hexdigest()[:12]
 
 
 def _controller(path: Path) -> str:
@@ -36,26 +47,36 @@ def _controller(path: Path) -> str:
 class CgroupSet:
     """The cgroup directories of one sandbox, one per controller we use."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, scope: str | None = None):
         self.name = name
+        self.scope = scope or root_scope()
         self.dirs: list[Path] = []
         self.v2 = not (_ROOT / "pids").is_dir()
 
     def parents(self) -> list[Path]:
         own = _own_paths()
         if self.v2:
-            return [_ROOT / own.get("unified", "/").lstrip("/") / _PARENT]
-        return [_ROOT / ctrl / own.get(ctrl, "/").lstrip("/") / _PARENT for ctrl in ("pids", "memory", "cpu")]
+            return [_ROOT / own.get("unified", "/").lstrip("/") / _PARENT / self.scope]
+        return [_ROOT / ctrl / own.get(ctrl, "/").lstrip("/") / _PARENT / self.scope
+                for ctrl in ("pids", "memory", "cpu")]
 
     def create(self, limits: SandboxLimits) -> bool:
         try:
             for parent in self.parents():
-                parent.mkdir(exist_ok=True)
-                if self.v2:
-                    with contextlib.suppress(OSError):
-                        (parent / "cgroup.subtree_control").write_text("+pids +memory +cpu")
+                for level in (parent.parent, parent):
+                    level.mkdir(exist_ok=True)
+                    if self.v2:
+                        with contextlib.suppress(OSError):
+                            (level / "cgroup.subtree_control").write_text("+pids +memory +cpu")
                 path = parent / self.name
-                path.mkdir(exist_ok=True)
+                for attempt in range(3):
+                    try:
+                        path.mkdir(exist_ok=True)
+                        break
+                    except FileNotFoundError:  # a reaper pruned the empty scope just now: make it again
+                        parent.mkdir(exist_ok=True)
+                        if attempt == 2:
+                            raise
                 self.dirs.append(path)
             self._apply(limits)
             return True
@@ -98,25 +119,41 @@ class CgroupSet:
                 found |= {int(x) for x in (path / "cgroup.procs").read_text().split()}
         return found
 
-    def memory_events(self) -> dict[str, int]:
-        """OOM kills and limit hits, so a killed trial can say it ran out of memory."""
+    def counters(self) -> dict[str, int]:
+        """How often the sandbox hit its memory limit (OOM kills) and its process limit (refused forks)."""
+        found = {"oom_kill": 0, "pids_max": 0}
+        for path in self.dirs:
+            for name, key, field in (("memory.events", "oom_kill", "oom_kill"), ("memory.oom_control", "oom_kill",
+                                     "oom_kill"), ("pids.events", "pids_max", "max")):
+                with contextlib.suppress(OSError, ValueError):
+                    for line in (path / name).read_text().splitlines():
+                        label, _, value = line.partition(" ")
+                        if label == field:
+                            found[key] = max(found[key], int(value))
+        return found
+
+    def kill_all(self, deadline_s: float = 5.0, spare: frozenset[int] = frozenset()) -> None:
+        """SIGKILL every process in the sandbox but ``spare`` until none is left.
+
+        New forks are refused meanwhile (pids.max 0, restored after), so a fork bomb cannot outrun us."""
+        if not self.pids() - spare:
+            return
+        limits = {}
         for path in self.dirs:
             with contextlib.suppress(OSError):
-                if self.v2:
-                    text = (path / "memory.events").read_text()
-                    return {k: int(v) for k, v in (line.split() for line in text.splitlines())}
-                if _controller(path) == "memory":
-                    return {"max": int((path / "memory.failcnt").read_text())}
-        return {}
-
-    def kill_all(self, deadline_s: float = 5.0) -> None:
-        """SIGKILL every process in the sandbox until none is left (forks race the first pass)."""
-        end = time.monotonic() + deadline_s
-        while (pids := self.pids()) and time.monotonic() < end:
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.01)
+                limits[path] = (path / "pids.max").read_text().strip()
+                (path / "pids.max").write_text("0")
+        try:
+            end = time.monotonic() + deadline_s
+            while (pids := self.pids() - spare) and time.monotonic() < end:
+                for pid in pids:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(pid, signal.SIGKILL)
+                time.sleep(0.005)
+        finally:
+            for path, value in limits.items():
+                with contextlib.suppress(OSError):
+                    (path / "pids.max").write_text(value)
 
     def destroy(self) -> None:
         self.kill_all()
@@ -139,6 +176,25 @@ class CgroupSet:
             if parent.is_dir():
                 names |= {p.name for p in parent.iterdir() if p.is_dir()}
         return sorted(names)
+
+    @classmethod
+    def prune_empty_scopes(cls) -> None:
+        """Remove scope folders no sandbox uses (any root's: rmdir of a cgroup with children fails)."""
+        for parent in cls("probe").parents():
+            for scope in parent.parent.glob("root-*") if parent.parent.is_dir() else []:
+                with contextlib.suppress(OSError):
+                    scope.rmdir()
+
+    @classmethod
+    def of_process(cls, pid: int) -> CgroupSet:
+        """The pids and memory cgroups a process is in (a docker container's, from its init pid)."""
+        found = cls(f"pid-{pid}")
+        own = _own_paths(pid)
+        if found.v2:
+            found.dirs = [_ROOT / own.get("unified", "/").lstrip("/")]
+        else:
+            found.dirs = [_ROOT / ctrl / own[ctrl].lstrip("/") for ctrl in ("pids", "memory") if ctrl in own]
+        return found
 
     @classmethod
     def attach(cls, name: str) -> CgroupSet:

@@ -1,4 +1,4 @@
-"""Pick the sandbox backend an experiment asks for."""
+"""Pick the sandbox backend an experiment asks for (sandbox.backend and sandbox.image)."""
 
 from __future__ import annotations
 
@@ -10,4 +10,8 @@ def backend_for(name: str, image: str) -> SandboxBackend:
         from sandbox.bubblewrap import BubblewrapBackend
 
         return BubblewrapBackend(image)
-    raise ValueError(f"sandbox.backend {name!r} is not available yet; use 'bubblewrap'")
+    if name == "docker":
+        from sandbox.docker_backend import DockerBackend
+
+        return DockerBackend(image)
+    raise ValueError(f"sandbox.backend {name!r} is not known; use 'bubblewrap' or 'docker'")

@@ -1,0 +1,206 @@
+"""The "docker" backend: one long-lived container per trial, commands run with ``docker exec``.
+
+The container runs the pinned image id (sandbox/docker_image.py), with no network (network_mode
+none), a read-only root, all capabilities dropped and no-new-privileges, CPU/memory/pids limits and
+rlimits, and the host folder of sandbox/folder.py bound in: the quota disk's workspace and tmp at
+/workspace and /tmp, the grader folder read-only at /grader. Its main process (docker's init and
+``sleep``) runs as root, every command as uid 65534, so a command cannot kill the container, and
+killing "every process of uid 65534" is exactly "every process the trial started": the exec wrapper
+does that when a command ends, and on a timeout the host kills them through the container's cgroup
+(which also works when a fork bomb leaves no room for one more process). Every container carries
+org.nightshift.* labels (sandbox id, run, trial, owner host/pid) for the reaper. The engine must run
+on this host: the workspace is a bind mount and the kill goes through the host's cgroup files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from nightshift.contracts import SandboxLimits, SandboxSpec
+from nightshift.models import ExecResult
+from sandbox.cgroups import CgroupSet
+from sandbox.docker_image import resolve_image
+from sandbox.folder import SANDBOX_UID, SandboxFolder, orphaned_folders
+from sandbox.notices import KILLED, limit_notices, with_notices
+from sandbox.output import CappedBuffer
+from sandbox.owner import Owner
+
+LABEL = "org.nightshift"
+PREFIX = "nsd-"
+SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TERM": "dumb"}
+# runs the command, then kills whatever it left behind (uid 65534 cannot signal the root-owned init)
+_WRAPPER = 'cd -- "$2" || exit 1; bash -c "$1"; rc=$?; kill -KILL -1 2>/dev/null; exit $rc'
+
+
+class DockerSandbox:
+    def __init__(self, client, image_id: str, spec: SandboxSpec):
+        self.id = f"{PREFIX}{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
+        self.spec = spec
+        self.limits: SandboxLimits = spec.limits
+        self.api = client.api
+        self.folder = SandboxFolder.create(self.id, spec, extra={"container": self.id})
+        try:
+            self.container = client.containers.run(image_id, **self._container_args(spec))
+            self.container.reload()
+            init_pid = int(self.container.attrs["State"]["Pid"])
+            self.spare = frozenset({init_pid, _main_child(init_pid)})  # never killed: they keep it running
+            self.cgroups = CgroupSet.of_process(init_pid)
+        except BaseException:
+            self.destroy()
+            raise
+        self.enforced = {"memory": "docker (cgroup)", "pids": "docker (cgroup)", "cpus": "docker (cgroup)",
+                         "disk": "ext4 loop quota" if self.folder.disk.quota != "none" else "RLIMIT_FSIZE only",
+                         "network": "network_mode none", "cpu_seconds": "RLIMIT_CPU"}
+
+    def _container_args(self, spec: SandboxSpec) -> dict:
+        from docker.types import LogConfig, Mount, Ulimit
+
+        lim, disk = spec.limits, self.folder.disk
+        owner = Owner.me(spec.run_id, spec.trial_id)
+        return dict(
+            command=["sleep", "infinity"], init=True, user="0:0", detach=True, name=self.id, hostname="sandbox",
+            network_mode="none", read_only=True, cap_drop=["ALL"], security_opt=["no-new-privileges"],
+            environment=SANDBOX_ENV, working_dir="/workspace", log_config=LogConfig(type="none"),
+            nano_cpus=int(lim.cpus * 1e9), mem_limit=lim.memory_mb * 1024 * 1024,
+            memswap_limit=lim.memory_mb * 1024 * 1024, pids_limit=lim.pids, shm_size=16 * 1024 * 1024,
+            ulimits=[Ulimit(name="fsize", soft=lim.disk_mb << 20, hard=lim.disk_mb << 20),
+                     Ulimit(name="cpu", soft=lim.cpu_seconds, hard=lim.cpu_seconds),
+                     Ulimit(name="nofile", soft=1024, hard=1024), Ulimit(name="core", soft=0, hard=0)],
+            mounts=[Mount("/workspace", str(disk.workspace), type="bind"),
+                    Mount("/tmp", str(disk.tmp), type="bind"),
+                    Mount("/grader", str(self.folder.grader), type="bind", read_only=True)],
+            labels={f"{LABEL}.sandbox": self.id, **owner.labels(LABEL)},
+        )
+
+    def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
+             env: dict[str, str] | None = None) -> ExecResult:
+        before, free_before = self.cgroups.counters(), self.folder.disk.free_bytes()
+        started = time.monotonic()
+        exec_id = self.api.exec_create(self.container.id, ["bash", "-c", _WRAPPER, "sandbox", command, cwd],
+                                       user=f"{SANDBOX_UID}:{SANDBOX_UID}", workdir="/",
+                                       environment=env or {})["Id"]
+        cap = self.limits.output_kb * 1024
+        out, err = CappedBuffer(cap), CappedBuffer(cap)
+        stream = self.api.exec_start(exec_id, socket=True)
+        reader = threading.Thread(target=_pump, args=(stream, out, err), daemon=True)
+        reader.start()
+        deadline = started + timeout_s
+        reader.join(max(0.0, deadline - time.monotonic()))
+        code = None if reader.is_alive() else self._wait_exit(exec_id, deadline)
+        timed_out = code is None
+        if timed_out:
+            self.cgroups.kill_all(spare=self.spare)
+            reader.join(5)
+            code = KILLED
+        self.cgroups.kill_all(spare=self.spare)  # nothing started by this exec outlives it
+        notes = limit_notices(self.limits, exit_code=code, timed_out=timed_out, timeout_s=timeout_s,
+                              before=before, after=self.cgroups.counters(),
+                              disk_free=(free_before, self.folder.disk.free_bytes()))
+        return ExecResult(exit_code=code, stdout=out.text(), stderr=with_notices(err.text(), notes),
+                          timed_out=timed_out, duration_s=time.monotonic() - started,
+                          stdout_dropped=out.dropped, stderr_dropped=err.dropped)
+
+    def _wait_exit(self, exec_id: str, deadline: float) -> int | None:
+        """Exit code once docker records it; None if the command still runs at the deadline (it may
+        have closed its output early, which ends the stream but not the command)."""
+        pause = 0.005
+        while True:
+            info = self.api.exec_inspect(exec_id)
+            if not info["Running"] and info["ExitCode"] is not None:
+                return int(info["ExitCode"])
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+    def write_file(self, path: str, data: bytes) -> None:
+        self.folder.write_file(path, data)
+
+    def read_file(self, path: str) -> bytes:
+        return self.folder.read_file(path)
+
+    def copy_in(self, host_dir: Path, sandbox_dir: str) -> None:
+        self.folder.copy_in(host_dir, sandbox_dir)
+
+    def destroy(self) -> None:
+        """Remove the container (which kills everything in it), then the disk and folder."""
+        _remove_container(self.api, self.id)
+        self.folder.destroy()
+
+
+class DockerBackend:
+    name = "docker"
+
+    def __init__(self, image: str):
+        import docker
+
+        try:
+            self.client = docker.from_env(timeout=120, max_pool_size=64)  # one connection per trial thread
+            self.client.ping()
+        except docker.errors.DockerException as exc:
+            raise RuntimeError(f"sandbox.backend 'docker': no docker engine reachable ({exc}); start dockerd "
+                               f"or use backend 'bubblewrap'") from exc
+        self.image = image
+        self.image_id = resolve_image(self.client, image)
+
+    def identity(self) -> str:
+        """The image id every container of this run uses (re-checked, so a moved tag is refused here too)."""
+        current = resolve_image(self.client, self.image)
+        if current != self.image_id:
+            from sandbox.docker_image import ImagePinError
+
+            raise ImagePinError(f"sandbox.image {self.image!r} moved from {self.image_id} to {current} "
+                                f"during the run; refusing to mix images")
+        return f"docker:{self.image_id}"
+
+    def create(self, spec: SandboxSpec) -> DockerSandbox:
+        return DockerSandbox(self.client, self.image_id, spec)
+
+    def reap(self, keep_run_ids: set[str] | None = None) -> int:
+        """Remove containers and folders whose creator is dead; anything without our label is never touched."""
+        removed: set[str] = set()
+        for container in self.client.containers.list(all=True, filters={"label": f"{LABEL}.sandbox"}):
+            owner = Owner.from_labels(container.labels, LABEL)
+            if owner is not None and owner.orphaned(keep_run_ids):
+                _remove_container(self.client.api, container.id)
+                removed.add(container.labels[f"{LABEL}.sandbox"])
+        for folder in orphaned_folders(PREFIX, keep_run_ids):
+            folder.destroy()
+            removed.add(folder.path.name)
+        return len(removed)
+
+
+def _main_child(init_pid: int) -> int:
+    """The container's ``sleep`` (docker-init's child); waits for docker-init to start it."""
+    children = Path(f"/proc/{init_pid}/task/{init_pid}/children")
+    deadline = time.monotonic() + 10
+    while not (found := children.read_text().split()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if not found:
+        raise RuntimeError(f"container init {init_pid} started no main process within 10 s")
+    return int(found[0])
+
+
+def _remove_container(api, name: str) -> None:
+    import docker
+
+    with contextlib.suppress(docker.errors.NotFound):
+        api.remove_container(name, force=True, v=True)
+
+
+def _pump(stream, out: CappedBuffer, err: CappedBuffer) -> None:
+    """Demultiplex docker's exec stream (8-byte frame headers) into the two capped buffers."""
+    from docker.utils.socket import frames_iter
+
+    try:
+        for kind, chunk in frames_iter(stream, tty=False):
+            (err if kind == 2 else out).feed(chunk)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()

@@ -1,0 +1,127 @@
+"""The host side of one sandbox, the same for both backends: owner record, quota disk, grader folder.
+
+Layout under the sandbox root ($NIGHTSHIFT_SANDBOX_ROOT, default /tmp/nightshift-sandboxes)::
+
+    <id>/owner.json        who made it (the reaper's label); written before anything else
+    <id>/disk.img, disk/   the quota disk: disk/workspace -> /workspace, disk/tmp -> /tmp
+    <id>/grader/           -> /grader, read-only; root-only (unreadable inside) until copy_in
+
+Files move in and out on the host side, never by running commands inside, and every path is
+checked so that a symlink the agent left cannot make us read or write outside the workspace.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from nightshift.contracts import SandboxSpec
+from sandbox.disk import QuotaDisk
+from sandbox.owner import Owner
+from sandbox.paths import SandboxPathError, host_path, read_regular
+
+SANDBOX_UID = 65534  # "nobody": sandbox commands never run as root, on either backend
+
+
+def sandbox_root() -> Path:
+    return Path(os.environ.get("NIGHTSHIFT_SANDBOX_ROOT", "/tmp/nightshift-sandboxes"))
+
+
+class SandboxFolder:
+    def __init__(self, path: Path):
+        self.path = path
+        self.disk = QuotaDisk(path)
+        self.grader = path / "grader"
+        self._read_limit = 1 << 30
+
+    @property
+    def workspace(self) -> Path:
+        return self.disk.workspace
+
+    @property
+    def owner_file(self) -> Path:
+        return self.path / "owner.json"
+
+    def owner(self) -> Owner | None:
+        try:
+            return Owner.model_validate_json(self.owner_file.read_text())
+        except (OSError, ValueError):
+            return None
+
+    @classmethod
+    def create(cls, sandbox_id: str, spec: SandboxSpec, extra: dict | None = None) -> SandboxFolder:
+        folder = cls(sandbox_root() / sandbox_id)
+        folder.path.parent.mkdir(parents=True, exist_ok=True)
+        folder.path.mkdir(mode=0o755)
+        record = {**Owner.me(spec.run_id, spec.trial_id).model_dump(), **(extra or {})}
+        folder.owner_file.write_text(json.dumps(record))
+        try:
+            folder.disk.create(spec.limits.disk_mb, SANDBOX_UID)
+            folder._read_limit = spec.limits.disk_mb * 1024 * 1024
+            folder.grader.mkdir(mode=0o700)
+            if spec.workspace_source:
+                shutil.copytree(spec.workspace_source, folder.workspace, symlinks=True, dirs_exist_ok=True)
+            _chown_tree(folder.workspace)
+        except BaseException:
+            folder.destroy()
+            raise
+        return folder
+
+    def write_file(self, path: str, data: bytes) -> None:
+        target = host_path(self.workspace, path)
+        missing = [p for p in [target.parent, *target.parent.parents] if not p.exists()]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for made in missing:  # folders we create must stay writable for the sandbox user
+            os.chown(made, SANDBOX_UID, SANDBOX_UID)
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise SandboxPathError(f"{path}: exists and is not a regular file; refused")
+        target.write_bytes(data)
+        os.chown(target, SANDBOX_UID, SANDBOX_UID)
+
+    def read_file(self, path: str) -> bytes:
+        return read_regular(host_path(self.workspace, path), self._read_limit)
+
+    def copy_in(self, host_dir: Path, sandbox_dir: str) -> None:
+        """Copy a host folder under /grader (read-only inside); from now on /grader is readable."""
+        if sandbox_dir != "/grader" and not sandbox_dir.startswith("/grader/"):
+            raise SandboxPathError(f"folders are copied in only under /grader, not {sandbox_dir}")
+        rel = sandbox_dir.removeprefix("/grader").lstrip("/")
+        if ".." in Path(rel).parts:
+            raise SandboxPathError(f"{sandbox_dir}: '..' is not allowed")
+        shutil.copytree(host_dir, self.grader / rel, dirs_exist_ok=True)
+        for path in [self.grader, *self.grader.rglob("*")]:
+            if not path.is_symlink():
+                path.chmod(0o755 if path.is_dir() else 0o644)
+
+    def destroy(self) -> None:
+        """Unmount the disk, then delete the folder; never deletes through a still-mounted disk."""
+        self.disk.destroy()
+        if self.disk.quota == "ext4-loop" and self.disk.mount.exists() and _mounted_below(self.path):
+            return  # an unmount failed even lazily; leave it for the reaper rather than rm a live mount
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def orphaned_folders(prefix: str, keep_run_ids: set[str] | None = None) -> list[SandboxFolder]:
+    """Folders of this backend whose creator is dead; folders without our owner record are never listed."""
+    root = sandbox_root()
+    found = []
+    for path in sorted(root.iterdir()) if root.is_dir() else []:
+        folder = SandboxFolder(path)
+        owner = folder.owner() if path.name.startswith(prefix) else None
+        if owner is not None and owner.orphaned(keep_run_ids):
+            found.append(folder)
+    return found
+
+
+def _mounted_below(path: Path) -> bool:
+    prefix = str(path) + "/"
+    with open("/proc/self/mounts") as mounts:
+        return any(line.split()[1].startswith(prefix) for line in mounts)
+
+
+def _chown_tree(root: Path) -> None:
+    os.chown(root, SANDBOX_UID, SANDBOX_UID)
+    for path in root.rglob("*"):
+        os.lchown(path, SANDBOX_UID, SANDBOX_UID)
