@@ -1,10 +1,15 @@
 """The model gateway: every model call of every trial goes through here.
 
-Owns: the OpenAI SDK client for an OpenAI-compatible endpoint, retries with backoff that honour
-Retry-After, per-trial accounting (calls, tokens, 429s, retry wait), and resolving a model name to
-the version the endpoint reports. Must not know about cases, sandboxes or grading.
+Owns: the OpenAI SDK client for an OpenAI-compatible endpoint; the process-wide quota gate (requests/min
+and tokens/min token buckets, paused and slowed by 429s, fed by the x-ratelimit-* headers); retries with
+backoff that honour Retry-After; the optional Prefect concurrency slot for API-calling trials; per-trial
+accounting (calls, tokens, 429s, waits, cost). Must not know about cases, sandboxes or grading.
+See docs/GATEWAY.md.
 """
 
+from gateway.buckets import Quota, QuotaGate, TokenBucket
 from gateway.client import GatewayError, GatewaySession, ModelGateway
+from gateway.headers import RateLimitHeaders
 
-__all__ = ["GatewayError", "GatewaySession", "ModelGateway"]
+__all__ = ["GatewayError", "GatewaySession", "ModelGateway", "Quota", "QuotaGate", "RateLimitHeaders",
+           "TokenBucket"]

@@ -1,4 +1,4 @@
-"""Command line: ``python -m simulator --port 0 --suite DIR [--ready-file FILE] ...``.
+"""Command line: ``python -m simulator --port 0 --suite DIR [--ready-file FILE] [--fault reset=0.01] ...``.
 
 Binds the socket first (port 0 picks a free one), starts uvicorn on it, and once the server is
 accepting requests prints the base URL (``http://HOST:PORT/v1``) and writes it atomically to
@@ -9,16 +9,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import socket
 import sys
 from pathlib import Path
 
 import uvicorn
+from pydantic import ValidationError
 
-from simulator.config import SimulatorConfig
+from simulator.config import FAULT_KINDS, SimulatorConfig
 from simulator.server import create_app
 from suites.loader import SuiteError
+
+
+def _fault(text: str) -> tuple[str, float]:
+    kind, sep, rate = text.partition("=")
+    if not sep or kind not in FAULT_KINDS:
+        raise argparse.ArgumentTypeError(f"expected KIND=RATE with KIND one of {', '.join(FAULT_KINDS)}")
+    return kind, float(rate)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -29,16 +38,37 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--suite", action="append", type=Path, default=[], help="suite folder (repeatable)")
     parser.add_argument("--log", type=Path, default=None, help="request log (JSON lines)")
-    parser.add_argument("--latency-ms", type=float, default=defaults.latency_ms)
-    parser.add_argument("--latency-sigma", type=float, default=defaults.latency_sigma)
-    parser.add_argument("--rpm", type=int, default=defaults.requests_per_minute, help="requests/min per key")
-    parser.add_argument("--tpm", type=int, default=defaults.tokens_per_minute, help="tokens/min per key")
-    parser.add_argument("--fault-rate", type=float, default=defaults.fault_rate)
-    parser.add_argument("--seed", type=int, default=defaults.seed, help="seed of the latency/fault RNG")
+    parser.add_argument("--config-json", default=None, help="a whole SimulatorConfig as JSON; flags override it")
+    parser.add_argument("--latency-ms", type=float, help=f"mean latency (default {defaults.latency_ms})")
+    parser.add_argument("--latency-sigma", type=float, help="sigma of the lognormal latency")
+    parser.add_argument("--latency-distribution", choices=["lognormal", "exponential", "uniform", "constant"])
+    parser.add_argument("--rpm", type=int, help=f"requests/min per key (default {defaults.requests_per_minute})")
+    parser.add_argument("--tpm", type=int, help=f"tokens/min per key (default {defaults.tokens_per_minute})")
+    parser.add_argument("--burst-s", type=float, help="seconds of quota a full bucket holds (default 60)")
+    parser.add_argument("--fault-rate", type=float, help="fraction of requests answered 500/503")
+    parser.add_argument("--fault", type=_fault, action="append", default=[],
+                        help=f"KIND=RATE, KIND one of {', '.join(FAULT_KINDS)} (repeatable)")
+    parser.add_argument("--hang-s", type=float, help="how long a 'timeout' fault holds a request")
+    parser.add_argument("--seed", type=int, help="seed of the latency/fault RNG")
     parser.add_argument("--no-count-rejected", action="store_true",
                         help="rejected requests do not use request quota")
     parser.add_argument("--ready-file", type=Path, default=None, help="written with the base URL when ready")
     return parser.parse_args(argv)
+
+
+def config_from_args(args: argparse.Namespace) -> SimulatorConfig:
+    """The JSON config (if any) with every flag that was given laid over it."""
+    fields = json.loads(args.config_json) if args.config_json else {}
+    flags = {"latency_ms": args.latency_ms, "latency_sigma": args.latency_sigma,
+             "latency_distribution": args.latency_distribution, "requests_per_minute": args.rpm,
+             "tokens_per_minute": args.tpm, "burst_s": args.burst_s, "fault_rate": args.fault_rate,
+             "hang_s": args.hang_s, "seed": args.seed}
+    fields.update({k: v for k, v in flags.items() if v is not None})
+    if args.fault:
+        fields["faults"] = {**fields.get("faults", {}), **dict(args.fault)}
+    if args.no_count_rejected:
+        fields["count_rejected"] = False
+    return SimulatorConfig.model_validate(fields)
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -67,10 +97,11 @@ async def serve(server: uvicorn.Server, sock: socket.socket, base_url: str, read
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    config = SimulatorConfig(latency_ms=args.latency_ms, latency_sigma=args.latency_sigma,
-                             requests_per_minute=args.rpm, tokens_per_minute=args.tpm,
-                             count_rejected=not args.no_count_rejected, fault_rate=args.fault_rate,
-                             seed=args.seed)
+    try:
+        config = config_from_args(args)
+    except (ValueError, ValidationError) as exc:
+        print(f"simulator: bad settings: {exc}", file=sys.stderr)
+        return 2
     try:
         app = create_app(config, [p.resolve() for p in args.suite], args.log.resolve() if args.log else None)
     except (SuiteError, OSError) as exc:

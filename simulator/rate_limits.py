@@ -1,10 +1,15 @@
 """Per-API-key request and token quotas, enforced the way OpenAI does it.
 
 Each key has two continuous-refill token buckets: requests per minute and tokens per minute. A bucket
-holds at most one minute of quota and refills at ``quota / 60`` per second. A request needs one request
+refills at ``quota / 60`` per second and holds ``burst_s`` seconds of quota (60 by default: one whole
+minute). OpenAI documents that limits "may be quantized" (enforced over shorter periods: 60,000/min as
+1,000/s); a small ``burst_s`` plays that. A request larger than a short bucket but within the per-minute
+quota is let through when the bucket is full, leaving it in debt. A request needs one request
 and its *estimated* tokens (prompt characters / 4 + ``max_tokens``); the estimate is charged up front and
-never refunded. A request that does not fit is rejected (HTTP 429) with the wait until it would fit;
-with ``count_rejected`` a rejected request still takes one request from the bucket when one is there.
+never refunded. A request that does not fit is rejected (HTTP 429) with the wait until it would fit.
+With ``count_rejected`` (OpenAI: "unsuccessful requests contribute to your per-minute limit") a rejected
+request still takes one request from the bucket, even an empty one, which goes into debt down to minus
+one bucket: a client that keeps retrying into a 429 keeps pushing its own next success further away.
 
 ``RateLimiter.acquire`` is guarded by a lock, so it is safe from threads and from the event loop (it
 never blocks for long and never awaits).
@@ -43,29 +48,28 @@ def format_duration(seconds: float) -> str:
 
 @dataclass
 class TokenBucket:
-    """Holds up to ``capacity`` units and refills continuously at ``capacity / 60`` units per second."""
+    """Holds up to ``capacity`` units and refills continuously at ``rate`` units per second."""
 
     capacity: float
     level: float
     updated: float
-
-    @property
-    def rate(self) -> float:
-        return self.capacity / 60.0
+    rate: float
 
     def refill(self, now: float) -> None:
         if now > self.updated:
             self.level = min(self.capacity, self.level + (now - self.updated) * self.rate)
         self.updated = now
 
+    def needed(self, amount: float) -> float:
+        """What the bucket must hold to admit ``amount``: all of it, or a full bucket when it is larger."""
+        return min(amount, self.capacity)
+
     def wait_for(self, amount: float) -> float:
-        """Seconds until ``amount`` units are there (0 when they are; a full minute if it can never fit)."""
-        if amount > self.capacity:
-            return 60.0
-        return max(0.0, (amount - self.level) / self.rate)
+        """Seconds until ``amount`` units can be taken (0 when they can)."""
+        return max(0.0, (self.needed(amount) - self.level) / self.rate)
 
     def until_full(self) -> float:
-        return (self.capacity - self.level) / self.rate
+        return max(0.0, (self.capacity - self.level) / self.rate)
 
 
 @dataclass
@@ -95,10 +99,11 @@ class RateLimiter:
     """Requests/min and tokens/min per API key; ``clock`` is injectable for tests."""
 
     def __init__(self, requests_per_minute: int, tokens_per_minute: int, count_rejected: bool = True,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, burst_s: float = 60.0) -> None:
         self.requests_per_minute = requests_per_minute
         self.tokens_per_minute = tokens_per_minute
         self.count_rejected = count_rejected
+        self.burst_s = burst_s
         self._clock = clock
         self._lock = threading.Lock()
         self._buckets: dict[str, tuple[TokenBucket, TokenBucket]] = {}
@@ -106,10 +111,24 @@ class RateLimiter:
     def _buckets_for(self, key: str, now: float) -> tuple[TokenBucket, TokenBucket]:
         pair = self._buckets.get(key)
         if pair is None:
-            pair = (TokenBucket(self.requests_per_minute, self.requests_per_minute, now),
-                    TokenBucket(self.tokens_per_minute, self.tokens_per_minute, now))
+            pair = (self._bucket(self.requests_per_minute, now), self._bucket(self.tokens_per_minute, now))
             self._buckets[key] = pair
         return pair
+
+    def _bucket(self, per_minute: int, now: float) -> TokenBucket:
+        capacity = max(1.0, per_minute * self.burst_s / 60.0)
+        return TokenBucket(capacity, capacity, now, per_minute / 60.0)
+
+    def levels(self) -> dict[str, dict[str, float]]:
+        """What each key's buckets hold now: ``{key: {"requests": n, "tokens": n}}`` (for /sim/stats)."""
+        with self._lock:
+            now = self._clock()
+            out = {}
+            for key, (requests, tokens) in self._buckets.items():
+                requests.refill(now)
+                tokens.refill(now)
+                out[key] = {"requests": round(requests.level, 3), "tokens": round(tokens.level, 3)}
+            return out
 
     def acquire(self, key: str, estimated_tokens: int, model: str = "the model") -> Decision:
         """Take one request and ``estimated_tokens`` tokens from ``key``'s quota, or say why not."""
@@ -119,20 +138,22 @@ class RateLimiter:
             requests.refill(now)
             tokens.refill(now)
             if requests.level < 1:
+                if self.count_rejected:  # a storm digs the hole deeper, down to one bucket of debt
+                    requests.level = max(-requests.capacity, requests.level - 1)
                 wait = requests.wait_for(1)
                 decision = Decision(
                     False, "requests", wait,
                     f"Rate limit reached for {model} on requests per min (RPM): Limit "
                     f"{self.requests_per_minute}, Used {self.requests_per_minute}, Requested 1. "
                     f"Please try again in {format_duration(wait)}.")
-            elif tokens.level < estimated_tokens:
-                wait = tokens.wait_for(estimated_tokens)
-                if estimated_tokens > tokens.capacity:
+            elif estimated_tokens > self.tokens_per_minute or tokens.level < tokens.needed(estimated_tokens):
+                wait = 60.0 if estimated_tokens > self.tokens_per_minute else tokens.wait_for(estimated_tokens)
+                if estimated_tokens > self.tokens_per_minute:
                     message = (f"Request too large for {model} on tokens per min (TPM): Limit "
                                f"{self.tokens_per_minute}, Requested {estimated_tokens}. "
                                f"The input or output tokens must be reduced in order to run successfully.")
                 else:
-                    used = self.tokens_per_minute - int(tokens.level)
+                    used = max(0, int(self.tokens_per_minute - tokens.level * 60 / self.burst_s))
                     message = (f"Rate limit reached for {model} on tokens per min (TPM): Limit "
                                f"{self.tokens_per_minute}, Used {used}, Requested {estimated_tokens}. "
                                f"Please try again in {format_duration(wait)}.")

@@ -2,19 +2,17 @@
 
 Routes: ``GET /v1/models``, ``POST /v1/chat/completions`` and ``GET /sim/stats``. A completion goes
 through, in order: API key (401), body checks (400), model (404), rate limits per key (429), latency,
-fault injection (500/503), then the policy's reply. Every completion request, whatever its status, is
-counted in memory and appended as one JSON line to the request log; the log holds a short hash of the
-key, never the key.
+fault injection (simulator/faults.py), then the policy's reply. Every completion request, whatever its
+status, is counted in memory and appended as one JSON line to the request log (simulator/request_log.py);
+the log holds a short hash of the key, never the key.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import math
 import random
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -24,16 +22,13 @@ from fastapi.responses import JSONResponse
 
 from simulator.cases import CaseIndex, message_text
 from simulator.config import SimulatorConfig
+from simulator.faults import fault_response, pick_fault
 from simulator.policy import MODELS, reply, resolve_model
 from simulator.rate_limits import DEFAULT_MAX_TOKENS, RateLimiter
+from simulator.request_log import RequestLog, key_hash
 
 SNAPSHOT_CREATED = 1793491200  # 2026-11-01T00:00:00Z
 OWNER = "nightshift-simulator"
-
-
-def key_hash(key: str) -> str:
-    """First 8 hex digits of sha256 of the API key: enough to tell keys apart, useless to an attacker."""
-    return hashlib.sha256(key.encode()).hexdigest()[:8]
 
 
 def estimate_tokens(text_chars: int) -> int:
@@ -58,37 +53,6 @@ def error_body(message: str, kind: str, code: str | None = None, param: str | No
     return {"error": {"message": message, "type": kind, "param": param, "code": code}}
 
 
-class RequestLog:
-    """Counts requests by status in memory and appends one JSON line per request to ``path``."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.requests = 0
-        self.tokens = 0
-        self.by_status: dict[str, int] = {}
-        self._lock = threading.Lock()
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-
-    def record(self, *, key: str | None, model: str | None, seed: int | None, case_id: str | None,
-               prompt_tokens: int, completion_tokens: int, status: int) -> None:
-        row = {"t": round(time.time(), 3), "key_hash": key_hash(key) if key else None, "model": model,
-               "seed": seed, "case_id": case_id, "prompt_tokens": prompt_tokens,
-               "completion_tokens": completion_tokens, "status": status}
-        with self._lock:
-            self.requests += 1
-            self.by_status[str(status)] = self.by_status.get(str(status), 0) + 1
-            if status == 200:
-                self.tokens += prompt_tokens + completion_tokens
-            if self.path is not None:
-                with self.path.open("a") as fh:
-                    fh.write(json.dumps(row) + "\n")
-
-    def stats(self) -> dict:
-        with self._lock:
-            return {"requests": self.requests, "by_status": dict(self.by_status), "tokens": self.tokens}
-
-
 def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
@@ -103,7 +67,9 @@ def _int_or_none(value: object) -> int | None:
 def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path | None = None) -> FastAPI:
     """The simulator app for ``config``, playing the cases of ``suite_dirs``, logging to ``log_path``."""
     cases = CaseIndex.from_suites(suite_dirs)
-    limiter = RateLimiter(config.requests_per_minute, config.tokens_per_minute, config.count_rejected)
+    limiter = RateLimiter(config.requests_per_minute, config.tokens_per_minute, config.count_rejected,
+                          burst_s=config.burst_s)
+    faults = config.fault_table()
     log = RequestLog(log_path)
     latency_rng = random.Random(f"{config.seed}:latency")
     fault_rng = random.Random(f"{config.seed}:faults")
@@ -123,7 +89,8 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
 
     @app.get("/sim/stats")
     async def stats() -> dict:
-        return log.stats()
+        """Counts of the request log plus what each key's buckets hold now (keys by hash)."""
+        return {**log.stats(), "quota": limiter.levels()}
 
     @app.post("/v1/chat/completions")
     async def chat_completions(request: Request) -> JSONResponse:
@@ -141,9 +108,10 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
         case_id = case.id if case else None
 
         def answer(status: int, content: dict, headers: dict[str, str] | None = None,
-                   completion_tokens: int = 0) -> JSONResponse:
+                   completion_tokens: int = 0, charged: int = 0) -> JSONResponse:
             log.record(key=key, model=model, seed=seed if seed is not None else 0, case_id=case_id,
-                       prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, status=status)
+                       prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, status=status,
+                       charged_tokens=charged)
             out_headers = {"x-request-id": f"req_{uuid.uuid4().hex}", **(headers or {})}
             return JSONResponse(content, status_code=status, headers=out_headers)
 
@@ -175,17 +143,9 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
         if not decision.allowed:
             return answer(429, decision.error_body(), decision.rejection_headers())
 
-        if config.latency_ms > 0:
-            delay_ms = (latency_rng.lognormvariate(config.latency_mu(), config.latency_sigma)
-                        if config.latency_sigma > 0 else config.latency_ms)
-            await asyncio.sleep(delay_ms / 1000)
-        if config.fault_rate > 0 and fault_rng.random() < config.fault_rate:
-            if fault_rng.random() < 0.5:
-                return answer(500, error_body("The server had an error while processing your request. "
-                                              "Sorry about that!", "server_error"), decision.headers)
-            return answer(503, error_body("The engine is currently overloaded, please try again later.",
-                                          "server_error"), decision.headers)
-
+        fault = pick_fault(fault_rng, faults)
+        if fault != "timeout":
+            await asyncio.sleep(config.draw_latency_ms(latency_rng) / 1000)
         result = reply(model, case, seed or 0, messages, fields.get("tools"), fields.get("tool_choice"))
         message: dict = {"role": "assistant", "content": result.content, "refusal": None}
         arguments = ""
@@ -204,6 +164,12 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                       "total_tokens": prompt_tokens + completion_tokens},
         }
-        return answer(200, completion, decision.headers, completion_tokens)
+        if fault is not None:
+            status = int(fault) if fault.isdigit() else (200 if fault in ("truncated", "malformed") else 0)
+            log.record(key=key, model=model, seed=seed if seed is not None else 0, case_id=case_id,
+                       prompt_tokens=prompt_tokens, completion_tokens=0, status=status,
+                       charged_tokens=estimate, fault=fault)
+            return await fault_response(fault, completion, decision.headers, config.hang_s)
+        return answer(200, completion, decision.headers, completion_tokens, charged=estimate)
 
     return app

@@ -334,3 +334,4 @@ def test_token_bucket_refills_and_counts_rejected() -> None:
     assert lenient.acquire("k", 1).headers["x-ratelimit-remaining-requests"] == "59"
     too_big = lenient.acquire("j", 10_000)
     assert not too_big.allowed and "too large" in too_big.message
+
