@@ -1,8 +1,11 @@
-"""Analysis: DuckDB over a run's Parquet file: scores with intervals, paired differences, reports.
+"""Analysis: DuckDB over a run's Parquet file: scores with intervals, paired differences, noise, reports.
 
-Owns every number a user reads in the morning. Must not run trials; reads only Parquet.
+Owns every number a user reads in the morning. Must not run trials; reads only Parquet (and the
+manifest.json beside it, to recognise A/A repeats). Entry point: ``analyse(runs)``; see docs/ANALYSIS.md.
 """
 
-from analysis.scores import paired_differences, variant_scores
+from analysis.scores import variant_scores
+from analysis.source import AnalysisError
+from analysis.summary import Analysis, analyse, paired_differences
 
-__all__ = ["paired_differences", "variant_scores"]
+__all__ = ["Analysis", "AnalysisError", "analyse", "paired_differences", "variant_scores"]

@@ -1,85 +1,130 @@
-"""Per-variant pass rates and paired differences, computed in DuckDB SQL over Parquet.
+"""Per-arm scores with case-clustered standard errors, computed in DuckDB SQL over the ``trials`` view.
 
-Intervals treat the case as the unit: a case's seeds are averaged first, so several seeds of one
-case do not count as independent evidence (a cluster-robust standard error over cases). Infra
-errors are excluded from every denominator and counted separately. See docs/ANALYSIS.md.
+Every metric is a mean over trials with its cluster-robust (CR1) standard error, clustered by case:
+seeds of one case share its difficulty, so they are not independent evidence. Infra errors are
+excluded from every denominator and counted in ``infra_errors``. See docs/ANALYSIS.md.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
 
-Z95 = 1.959964
+from analysis.source import connect
+from analysis.stats import Z95
+
+# metric name -> (column of the trials view, bounded to [0, 1]?)
+METRICS: dict[str, tuple[str, bool]] = {
+    "pass_rate": ("score", True),
+    "progress": ("progress", True),
+    "public_pass": ("public_pass", True),
+    "hidden_pass": ("hidden_pass", True),
+    "tokens": ("tokens", False),
+    "cost": ("cost", False),
+    "duration_s": ("duration_s", False),
+}
+STATUSES = ("resolved", "failed", "timeout", "step_limit", "agent_error", "infra_error")
 
 
-def _connect() -> duckdb.DuckDBPyConnection:
-    return duckdb.connect(":memory:")
+def case_table(con: duckdb.DuckDBPyConnection) -> None:
+    """TEMP TABLE ``cases``: one row per (arm, case) with the counts, sums and squares every later query needs.
 
-
-def _scan(parquet: Path | list[Path]) -> str:
-    paths = [parquet] if isinstance(parquet, Path | str) else parquet
-    return "read_parquet([" + ", ".join(f"'{Path(p).as_posix()}'" for p in paths) + "])"
-
-
-def variant_scores(parquet: Path | list[Path]) -> list[dict]:
-    """One row per variant: trials, infra errors, pass rate, its clustered SE and 95% interval."""
-    sql = f"""
-    WITH t AS (SELECT * FROM {_scan(parquet)}),
-    per_case AS (
-        SELECT variant, case_id, avg(score) AS s
-        FROM t WHERE status <> 'infra_error' GROUP BY variant, case_id)
-    SELECT v.variant,
-           count(*) FILTER (WHERE t.status <> 'infra_error') AS trials,
-           count(*) FILTER (WHERE t.status = 'infra_error') AS infra_errors,
-           (SELECT count(*) FROM per_case p WHERE p.variant = v.variant) AS cases,
-           (SELECT avg(s) FROM per_case p WHERE p.variant = v.variant) AS pass_rate,
-           (SELECT stddev_samp(s) / sqrt(count(*)) FROM per_case p WHERE p.variant = v.variant) AS se,
-           avg(t.input_tokens + t.output_tokens) AS tokens_per_trial,
-           avg(t.duration_s) AS seconds_per_trial
-    FROM (SELECT DISTINCT variant FROM t) v JOIN t USING (variant)
-    GROUP BY v.variant ORDER BY v.variant
+    The one heavy pass over the trial rows: scores, breakdowns and paired comparisons all read it.
     """
-    con = _connect()
-    cols = ["variant", "trials", "infra_errors", "cases", "pass_rate", "se", "tokens_per_trial", "seconds_per_trial"]
-    rows = [dict(zip(cols, r, strict=True)) for r in con.execute(sql).fetchall()]
+    sums = ", ".join(f"count({col}) FILTER (WHERE NOT infra) AS n_{m}, sum({col}) FILTER (WHERE NOT infra) AS s_{m}"
+                     for m, (col, _) in METRICS.items())
+    squares = ", ".join(f"sum({col} * {col}) FILTER (WHERE NOT infra) AS q_{m}"
+                        for m, col in (("pass_rate", "score"), ("progress", "progress")))
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE cases AS
+        SELECT arm, case_id, any_value(domain) AS domain, any_value(split) AS split,
+               count(*) FILTER (WHERE infra) AS infra_n, count(*) FILTER (WHERE NOT infra) AS n, {sums}, {squares}
+        FROM trials GROUP BY arm, case_id""")
+
+
+def clustered_scores(con: duckdb.DuckDBPyConnection, by: Sequence[str] = ()) -> list[dict]:
+    """One row per arm (and per value of each ``by`` column): every metric, its clustered SE and 95% CI.
+
+    Reads the ``cases`` table (see ``case_table``). The CR1 variance of a mean over clusters g with n_g
+    trials summing to S_g is G/(G-1) · Σ_g (S_g - n_g·mean)² / N², expanded into sums one GROUP BY gives.
+    """
+    keys = ", ".join(["arm", *by])
+    parts = []
+    for m in METRICS:
+        mean = f"(sum(s_{m}) / nullif(sum(n_{m}), 0))"
+        g = f"count(*) FILTER (WHERE n_{m} > 0)"
+        ss = (f"(sum(s_{m} * s_{m}) - 2 * {mean} * sum(s_{m} * n_{m}) + {mean} * {mean} * sum(n_{m} * n_{m}))")
+        var = f"({g} / nullif({g} - 1, 0)::DOUBLE * greatest({ss}, 0) / (sum(n_{m}) * sum(n_{m}))::DOUBLE)"
+        parts.append(f"{mean} AS {m}, sqrt({var}) AS {m}_se")
+    cur = con.execute(f"""SELECT {keys}, sum(n)::BIGINT AS trials, sum(infra_n)::BIGINT AS infra_errors,
+           count(*) FILTER (WHERE n > 0) AS cases, {", ".join(parts)}
+        FROM cases GROUP BY ALL ORDER BY ALL""")
+    names = [d[0] for d in cur.description]
+    rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
     for row in rows:
-        se = row["se"] if row["se"] is not None and not math.isnan(row["se"]) else 0.0
-        rate = row["pass_rate"] or 0.0
-        row["se"] = se
-        row["ci_low"], row["ci_high"] = max(0.0, rate - Z95 * se), min(1.0, rate + Z95 * se)
+        row["variant"] = row["arm"]
+        for m, (_, bounded) in METRICS.items():
+            _interval(row, m, bounded)
     return rows
 
 
-def paired_differences(parquet: Path | list[Path], baseline: str | None = None) -> list[dict]:
-    """For each variant B against the baseline A: mean over shared cases of (B − A), paired SE, 95% CI."""
-    con = _connect()
-    con.execute(f"""CREATE TEMP TABLE per_case AS
-        SELECT variant, case_id, avg(score) AS s FROM {_scan(parquet)}
-        WHERE status <> 'infra_error' GROUP BY variant, case_id""")
-    variants = [r[0] for r in con.execute("SELECT DISTINCT variant FROM per_case ORDER BY variant").fetchall()]
-    if not variants:
-        return []
-    base = baseline or variants[0]
-    out = []
-    for other in (v for v in variants if v != base):
-        n, diff, sd = con.execute("""
-            SELECT count(*), avg(b.s - a.s), stddev_samp(b.s - a.s)
-            FROM per_case a JOIN per_case b USING (case_id)
-            WHERE a.variant = ? AND b.variant = ?""", [base, other]).fetchone()
-        se = (sd or 0.0) / math.sqrt(n) if n else 0.0
-        diff = diff or 0.0
-        out.append({"baseline": base, "variant": other, "cases": n, "diff": diff, "se": se,
-                    "ci_low": diff - Z95 * se, "ci_high": diff + Z95 * se,
-                    "verdict": _verdict(diff, se, other, base)})
-    return out
+def _interval(row: dict, metric: str, bounded: bool) -> None:
+    mean, se = row[metric], row[f"{metric}_se"]
+    if mean is None:
+        row[f"{metric}_se"] = row[f"{metric}_low"] = row[f"{metric}_high"] = None
+        return
+    se = 0.0 if se is None or math.isnan(se) else se
+    low, high = max(0.0, mean - Z95 * se), mean + Z95 * se  # every metric is a rate or a count: never < 0
+    if bounded:
+        high = min(1.0, high)
+    row[f"{metric}_se"], row[f"{metric}_low"], row[f"{metric}_high"] = se, low, high
 
 
-def _verdict(diff: float, se: float, other: str, base: str) -> str:
-    if diff - Z95 * se > 0:
-        return f"{other} better"
-    if diff + Z95 * se < 0:
-        return f"{other} worse"
-    return "within noise"
+def status_counts(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """Trials per arm and status, every status a column; infra errors are here, never hidden."""
+    table: dict[str, dict] = {}
+    for arm, status, n in con.execute("SELECT arm, status, count(*) FROM trials GROUP BY ALL ORDER BY arm"
+                                      ).fetchall():
+        row = table.setdefault(arm, {"arm": arm, "total": 0, **dict.fromkeys(STATUSES, 0), "other": 0})
+        row[status if status in STATUSES else "other"] += n
+        row["total"] += n
+    return list(table.values())
+
+
+def variant_scores(parquet: Path | str | Sequence[Path | str]) -> list[dict]:
+    """One row per arm: trials, infra errors, cases and every metric with its clustered SE and 95% CI.
+
+    Kept for callers of the first version: ``se``/``ci_low``/``ci_high`` are the pass rate's, and
+    ``tokens_per_trial``/``seconds_per_trial``/``cost_per_trial`` name the per-trial means.
+    """
+    con, _ = connect(parquet)
+    case_table(con)
+    rows = clustered_scores(con)
+    for row in rows:
+        row["se"], row["ci_low"], row["ci_high"] = row["pass_rate_se"], row["pass_rate_low"], row["pass_rate_high"]
+        row["tokens_per_trial"], row["seconds_per_trial"] = row["tokens"], row["duration_s"]
+        row["cost_per_trial"] = row["cost"]
+    return rows
+
+
+def histogram(con: duckdb.DuckDBPyConnection, column: str, bins: int = 30, log: bool = False) -> dict:
+    """Counts per arm of ``column`` (tokens or duration_s) in ``bins`` equal bins over all arms' range.
+
+    Binned in SQL so a million rows never leave DuckDB; infra errors are left out as everywhere else.
+    ``log=True`` makes the bins equal in log scale (for long-tailed counts such as tokens).
+    """
+    x = f"ln(greatest({column}, 1))" if log else column
+    low, high = con.execute(f"SELECT min({x}), max({x}) FROM trials WHERE NOT infra").fetchone()
+    if low is None:
+        return {"edges": [], "counts": {}, "log": log}
+    width = (high - low) / bins or 1.0
+    rows = con.execute(f"""SELECT arm, least(floor(({x} - ?) / ?)::INTEGER, ? - 1) AS bin, count(*)
+        FROM trials WHERE NOT infra AND {column} IS NOT NULL GROUP BY ALL""", [low, width, bins]).fetchall()
+    counts: dict[str, list[int]] = {}
+    for arm, b, n in rows:
+        counts.setdefault(arm, [0] * bins)[b] = n
+    edges = [low + i * width for i in range(bins + 1)]
+    return {"edges": [math.exp(e) for e in edges] if log else edges, "counts": dict(sorted(counts.items())),
+            "log": log}

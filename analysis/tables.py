@@ -1,47 +1,141 @@
-"""Render scores and differences for people: rich tables for the terminal, Markdown for artifacts."""
+"""Render scores and comparisons for people: rich tables for the terminal, Markdown for artifacts.
+
+Formatting only; every number comes from analysis.scores / analysis.paired.
+"""
 
 from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
+if TYPE_CHECKING:
+    from analysis.summary import Analysis
 
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+
+def pct(x: float | None) -> str:
+    """A fraction as a percentage with one decimal; ``–`` when there is no value."""
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
-def pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
+def pts(x: float | None) -> str:
+    """A difference of fractions as signed percentage points."""
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:+.1f}"
+
+
+def num(x: float | None, digits: int = 0) -> str:
+    """A plain number, or ``–``."""
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,.{digits}f}"
+
+
+def interval(row: dict, metric: str) -> str:
+    """A metric's 95% interval as ``[low, high]`` in percent (without the % signs, to stay narrow)."""
+    low, high = row.get(f"{metric}_low"), row.get(f"{metric}_high")
+    return "–" if low is None else f"[{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def p_value(p: float) -> str:
+    """``< 0.001`` or three decimals."""
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+SCORE_HEADERS = ("arm", "trials", "infra (excl.)", "cases", "pass rate", "95% CI", "progress", "95% CI ",
+                 "public pass", "hidden pass", "tokens/trial", "cost/trial", "s/trial")
+DIFF_HEADERS = ("comparison", "metric", "scope", "cases", "diff (pts)", "95% CI", "p", "noise floor", "MDD 80%",
+                "verdict")
+
+
+def score_rows(scores: list[dict]) -> list[list[str]]:
+    """One table row per arm (the cells of SCORE_HEADERS)."""
+    return [[s["variant"], str(s["trials"]), str(s["infra_errors"]), str(s.get("cases", "–")),
+             pct(s["pass_rate"]), interval(s, "pass_rate"), pct(s.get("progress")), interval(s, "progress"),
+             pct(s.get("public_pass")), pct(s.get("hidden_pass")),
+             num(s.get("tokens", s.get("tokens_per_trial"))),
+             "–" if s.get("cost") is None else f"${s['cost']:.4f}",
+             num(s.get("duration_s", s.get("seconds_per_trial")), 2)] for s in scores]
+
+
+def diff_rows(diffs: list[dict]) -> list[list[str]]:
+    """One table row per comparison (the cells of DIFF_HEADERS)."""
+    rows = []
+    for d in diffs:
+        floor = d.get("noise_floor")
+        rows.append([f"{d['variant']} − {d['baseline']}", d.get("metric", "pass_rate").replace("_", " "),
+                     d.get("scope", "all"), str(d["cases"]), pts(d["diff"]),
+                     f"[{pts(d['ci_low'])}, {pts(d['ci_high'])}]",
+                     p_value(d["p"]) if "p" in d else "–", "–" if floor is None else f"±{100 * floor:.1f}",
+                     "–" if d.get("mdd") is None else f"{100 * d['mdd']:.1f}", d["verdict"]])
+    return rows
+
+
+def drop_empty(headers: tuple[str, ...] | list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """Leave out columns with no value in any row (cost when the rows carry no cost, for example)."""
+    keep = [i for i in range(len(headers)) if not rows or any(r[i] != "–" for r in rows)]
+    return [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
 
 
 def print_comparison(scores: list[dict], diffs: list[dict], console: Console | None = None) -> None:
+    """Scores, comparisons and one verdict line per comparison, for the terminal."""
     console = console or Console()
-    table = Table(title="Pass rate by variant (95% CI, clustered by case)")
-    for col in ("variant", "trials", "infra errors", "pass rate", "95% CI", "tokens/trial", "s/trial"):
-        table.add_column(col, justify="left" if col == "variant" else "right")
-    for s in scores:
-        table.add_row(s["variant"], str(s["trials"]), str(s["infra_errors"]), pct(s["pass_rate"] or 0),
-                      f"[{pct(s['ci_low'])}, {pct(s['ci_high'])}]", f"{s['tokens_per_trial'] or 0:.0f}",
-                      f"{s['seconds_per_trial'] or 0:.2f}")
+    table = Table(title="Scores by arm (95% CI, clustered by case; infra errors excluded)")
+    headers, rows = drop_empty(SCORE_HEADERS, score_rows(scores))
+    for col in headers:
+        table.add_column(col, justify="left" if col == "arm" else "right")
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     if diffs:
-        dt = Table(title="Paired difference over shared cases (points)")
-        for col in ("comparison", "cases", "difference", "95% CI", "verdict"):
-            dt.add_column(col, justify="left" if col in ("comparison", "verdict") else "right")
-        for d in diffs:
-            dt.add_row(f"{d['variant']} − {d['baseline']}", str(d["cases"]), pts(d["diff"]),
-                       f"[{pts(d['ci_low'])}, {pts(d['ci_high'])}]", d["verdict"])
+        dt = Table(title="Paired differences over shared cases (points)")
+        for col in DIFF_HEADERS:
+            dt.add_column(col, justify="left" if col in ("comparison", "metric", "scope", "verdict") else "right")
+        for row in diff_rows(diffs):
+            dt.add_row(*row)
         console.print(dt)
+        for d in diffs:
+            if "line" in d and d.get("metric", "pass_rate") == "pass_rate":
+                console.print(d["line"], markup=False, highlight=False, soft_wrap=True)
+
+
+def markdown_table(headers: tuple[str, ...] | list[str], rows: list[list[str]]) -> str:
+    """A GitHub Markdown table; the first column left-aligned, the rest right-aligned."""
+    align = ["---"] + ["---:"] * (len(headers) - 1)
+    lines = ["| " + " | ".join(h.strip() for h in headers) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
 
 
 def comparison_markdown(scores: list[dict], diffs: list[dict]) -> str:
-    lines = ["| variant | trials | infra errors | pass rate | 95% CI |", "|---|---:|---:|---:|---|"]
-    for s in scores:
-        lines.append(f"| {s['variant']} | {s['trials']} | {s['infra_errors']} | {pct(s['pass_rate'] or 0)} | "
-                     f"[{pct(s['ci_low'])}, {pct(s['ci_high'])}] |")
+    """The scores table, the comparisons table and the verdict lines as Markdown."""
+    text = markdown_table(*drop_empty(SCORE_HEADERS, score_rows(scores)))
     if diffs:
-        lines += ["", "| comparison | cases | difference (pts) | 95% CI | verdict |", "|---|---:|---:|---|---|"]
-        for d in diffs:
-            lines.append(f"| {d['variant']} − {d['baseline']} | {d['cases']} | {pts(d['diff'])} | "
-                         f"[{pts(d['ci_low'])}, {pts(d['ci_high'])}] | {d['verdict']} |")
-    return "\n".join(lines) + "\n"
+        text += "\n" + markdown_table(DIFF_HEADERS, diff_rows(diffs))
+        lines = [d["line"] for d in diffs if "line" in d and d.get("metric", "pass_rate") == "pass_rate"]
+        text += "".join(f"\n    {line}" for line in lines) + ("\n" if lines else "")
+    return text
+
+
+def power_lines(analysis: Analysis) -> list[str]:
+    """Per headline comparison: the minimum detectable difference now, and the seeds a chosen difference needs."""
+    lines = []
+    for c in analysis.headline():
+        seeds = ("more seeds alone cannot (the cases disagree)" if c.seeds_needed is None
+                 else f"{c.seeds_needed} seed{'s' if c.seeds_needed > 1 else ''} per case")
+        cases = "" if c.cases_needed is None else f", or about {c.cases_needed:,} cases at {c.seeds:.1f} seeds"
+        need = "this size is already enough" if c.mdd <= c.detect else f"{seeds}{cases}"
+        lines.append(f"{c.variant} − {c.baseline}: with {c.cases} cases × {c.seeds:.1f} seeds the minimum detectable "
+                     f"difference at 80% power is {100 * c.mdd:.1f} pts; to detect {100 * c.detect:.1f} pts: {need}.")
+    return lines
+
+
+def noise_lines(analysis: Analysis) -> list[str]:
+    """How the noise floor was measured for each arm and each A/A pair of runs."""
+    lines = []
+    for n in analysis.arm_noise:
+        floor = "not measured (one seed per case)" if n["floor"] is None else f"±{100 * n['floor']:.1f} pts"
+        lines.append(f"{n['arm']}: A/A over seeds ({n['cases']} cases × {n['seeds']:.1f} seeds): {floor}")
+    for a, b in analysis.aa_pairs:
+        lines.append(f"A/A runs (identical pins): {a} and {b}; their difference sets the floor of cross-run "
+                     "comparisons")
+    return lines

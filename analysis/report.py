@@ -1,0 +1,153 @@
+"""The morning report: one list of blocks rendered twice, as Markdown and as self-contained HTML.
+
+The HTML embeds every plot as a base64 PNG, so the file opens anywhere with nothing beside it; the
+Markdown links the same PNGs, written next to it. Numbers come from ``analysis.analyse``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from dataclasses import asdict
+from pathlib import Path
+
+from analysis import plots
+from analysis.scores import STATUSES, histogram
+from analysis.source import connect
+from analysis.summary import Analysis
+from analysis.tables import (
+    DIFF_HEADERS,
+    SCORE_HEADERS,
+    diff_rows,
+    drop_empty,
+    markdown_table,
+    noise_lines,
+    pct,
+    power_lines,
+    score_rows,
+)
+
+Block = tuple  # ("h2", text) | ("p", text) | ("pre", lines) | ("table", headers, rows) | ("img", name, title, png)
+
+
+def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
+    """The report's content in order; ``detail=False`` is the short form for a Prefect artifact."""
+    comps = [asdict(c) for c in analysis.comparisons]
+    headline = [asdict(c) for c in analysis.comparisons if c.scope == "all"]
+    out: list[Block] = [("h1", title)]
+    verdicts = [c["line"] for c in headline if c["metric"] == "pass_rate"]
+    progress = [c["line"] for c in headline if c["metric"] == "progress"]
+    out += [("h2", "Verdicts (pass rate)"), ("pre", verdicts or ["one arm only: nothing to compare"])]
+    if progress:
+        out += [("h2", "Verdicts (mean progress)"), ("pre", progress)]
+    out += [("h2", "Scores"), ("table", *drop_empty(SCORE_HEADERS, score_rows(analysis.scores)))]
+    if detail:
+        out.append(("img", "scores", "Pass rate and progress per arm", plots.scores_figure(analysis.scores)))
+    status_rows = [[s["arm"], str(s["total"]), *(str(s[k]) for k in STATUSES),
+                    pct(s["infra_error"] / s["total"] if s["total"] else 0)] for s in analysis.statuses]
+    out += [("h2", "How trials ended"), ("p", "Infra errors are not the agent's doing: they are excluded from every "
+             "denominator above and counted here."),
+            ("table", ("arm", "trials", *STATUSES, "infra share"), status_rows)]
+    out += [("h2", "Comparisons"), ("table", DIFF_HEADERS, diff_rows(headline))]
+    if detail and comps:
+        out.append(("img", "forest", "Paired differences (pass rate)",
+                    plots.forest_figure([c for c in comps if c["metric"] == "pass_rate"])))
+    breakdown = [c for c in comps if c["scope"] != "all"]
+    if detail and breakdown:
+        out += [("h2", "Comparisons by domain and split"),
+                ("p", "For looking, not for deciding: many tests on few cases each, with no correction for multiple "
+                      "comparisons, so about one in twenty of these verdicts can be wrong by chance."),
+                ("table", DIFF_HEADERS, diff_rows(breakdown))]
+    out += [("h2", "Noise floor"), ("pre", noise_lines(analysis)), ("h2", "Power"),
+            ("pre", power_lines(analysis) or ["one arm only: nothing to compare"])]
+    if not detail:
+        return out
+    for key, rows in (("domain", analysis.by_domain), ("split", analysis.by_split)):
+        table_rows = [[f"{r['arm']} · {r[key]}", *score_rows([r])[0][1:]] for r in rows]
+        out += [("h2", f"By {key}"), ("table", *drop_empty((f"arm · {key}", *SCORE_HEADERS[1:]), table_rows))]
+        if rows:
+            out.append(("img", key, f"Pass rate by {key}", plots.domain_figure(rows, key)))
+    info = analysis.info
+    runs = ", ".join(r if label == r else f"{r} (@{label})" for r, label in info["run_labels"].items())
+    out += [("h2", "Sources"), ("pre", [f"files: {', '.join(info['files'])}", f"runs: {runs}",
+                                        f"progress: {info['progress']}",
+                                        f"cost: {info['cost'] or 'no cost column in these rows'}",
+                                        f"hidden tests: {'yes' if info['hidden'] else 'no hidden-test columns'}",
+                                        *(f"note: {n}" for n in info["notes"]),
+                                        "methods: docs/ANALYSIS.md"])]
+    return out
+
+
+def distribution_blocks(files: list[str]) -> list[Block]:
+    """Histograms of trial duration and tokens per arm (binned in DuckDB)."""
+    con, _ = connect(files)
+    return [("h2", "Distributions"),
+            ("img", "duration", "Trial duration", plots.histogram_figure(histogram(con, "duration_s"), "seconds",
+                                                                         "trial duration (infra errors excluded)")),
+            ("img", "tokens", "Tokens per trial", plots.histogram_figure(histogram(con, "tokens", log=True),
+                                                                        "input + output tokens", "tokens per trial"))]
+
+
+def to_markdown(items: list[Block], image_dir: str | None = None) -> str:
+    """Markdown; images become links to ``image_dir/NAME.png`` (or are left out when it is None)."""
+    parts = []
+    for b in items:
+        if b[0] in ("h1", "h2"):
+            parts.append(f"{'#' if b[0] == 'h1' else '##'} {b[1]}\n")
+        elif b[0] == "p":
+            parts.append(b[1] + "\n")
+        elif b[0] == "pre":
+            parts.append("".join(f"    {line}\n" for line in b[1]))
+        elif b[0] == "table":
+            parts.append(markdown_table(b[1], b[2]))
+        elif b[0] == "img" and image_dir is not None:
+            parts.append(f"![{b[2]}]({image_dir}/{b[1]}.png)\n")
+    return "\n".join(parts)
+
+
+NUMERIC = re.compile(r"^[-+±$\[\]\d.,% –<]*$")
+STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;font-size:13px;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 7px;
+text-align:right}td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}
+.l{text-align:left}td{white-space:nowrap}pre{background:#f6f8fa;padding:.7em;font-size:14px;white-space:pre-wrap}img{max-width:100%}h2{margin-top:1.6em}"""
+
+
+def to_html(items: list[Block]) -> str:
+    """A self-contained HTML page: styles inline, plots as base64 PNG data URIs."""
+    e = html.escape
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(items[0][1])}</title>"
+             f"<style>{STYLE}</style></head><body>"]
+    for b in items:
+        if b[0] in ("h1", "h2"):
+            parts.append(f"<{b[0]}>{e(b[1])}</{b[0]}>")
+        elif b[0] == "p":
+            parts.append(f"<p>{e(b[1])}</p>")
+        elif b[0] == "pre":
+            parts.append(f"<pre>{e(chr(10).join(b[1]))}</pre>")
+        elif b[0] == "table":
+            left = [not all(NUMERIC.match(row[i]) for row in b[2]) for i in range(len(b[1]))]
+            cls = ["class='l'" if x else "" for x in left]
+            head = "".join(f"<th {c}>{e(h.strip())}</th>" for c, h in zip(cls, b[1], strict=True))
+            body = "".join("<tr>" + "".join(f"<td {c}>{e(v)}</td>" for c, v in zip(cls, row, strict=True)) + "</tr>"
+                           for row in b[2])
+            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        elif b[0] == "img":
+            data = base64.b64encode(b[3]).decode()
+            parts.append(f"<figure><img alt='{e(b[2])}' src='data:image/png;base64,{data}'></figure>")
+    return "\n".join(parts) + "</body></html>\n"
+
+
+def write_report(analysis: Analysis, out_dir: Path, title: str) -> tuple[Path, Path]:
+    """Write ``report.md`` (+ ``report-plots/*.png``) and self-contained ``report.html`` into ``out_dir``."""
+    items = blocks(analysis, title) + distribution_blocks(analysis.info["files"])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    plot_dir = out_dir / "report-plots"
+    plot_dir.mkdir(exist_ok=True)
+    for b in items:
+        if b[0] == "img":
+            (plot_dir / f"{b[1]}.png").write_bytes(b[3])
+    md, page = out_dir / "report.md", out_dir / "report.html"
+    md.write_text(to_markdown(items, plot_dir.name))
+    page.write_text(to_html(items))
+    return md, page

@@ -1,0 +1,121 @@
+"""Where the numbers come from: one DuckDB view, ``trials``, over one or more runs' Parquet files.
+
+The view gives every later query the same columns whatever the Parquet holds: columns that a newer
+result schema adds (a grader's ``progress``, a gateway's ``cost_usd``, hidden-test counts) are used
+when present and read as NULL, or as a documented proxy, when absent. It also names the *arm* of a
+trial: the variant, or ``variant@run`` when the same variant name comes from several runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import duckdb
+
+PROGRESS_COLUMNS = ("progress", "progress_score")
+COST_COLUMNS = ("cost_usd", "cost", "estimated_cost_usd")
+HIDDEN_COLUMNS = ("hidden_passed", "hidden_total")
+REQUIRED = ("run_id", "case_id", "variant", "status", "score")
+
+# Progress when the grader gives none: the fraction of public tests (FAIL_TO_PASS and PASS_TO_PASS) that
+# pass; a trial without public test counts falls back to its 0/1 score.
+PROGRESS_PROXY = """CASE WHEN coalesce(f2p_total, 0) + coalesce(p2p_total, 0) > 0
+    THEN (coalesce(f2p_passed, 0) + coalesce(p2p_passed, 0))::DOUBLE
+         / (coalesce(f2p_total, 0) + coalesce(p2p_total, 0))
+    ELSE score END"""
+
+
+class AnalysisError(ValueError):
+    """A result file the analysis cannot read; the message names the file and the fix."""
+
+
+def parquet_paths(runs: Sequence[str | Path]) -> list[Path]:
+    """Each argument as a Parquet file: a run folder means its ``results.parquet``."""
+    files = []
+    for run in runs:
+        path = Path(run)
+        path = path / "results.parquet" if path.is_dir() else path
+        if not path.is_file():
+            raise AnalysisError(f"{path}: no results.parquet here; pass a run folder or its results.parquet")
+        files.append(path)
+    return files
+
+
+def sql_text(value: str) -> str:
+    """A string as an SQL literal (quotes doubled), for the few names that cannot be bound parameters."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def run_labels(runs: list[str]) -> dict[str, str]:
+    """Short names for runs in arm names: ``default-00373aa4c88e`` becomes ``00373aa4`` when every run
+    shares the ``default-`` prefix and ends in a hash; otherwise the run id itself."""
+    prefixes = {r.rsplit("-", 1)[0] for r in runs if "-" in r}
+    if len(prefixes) == 1 and all("-" in r for r in runs):
+        short = {r: r.rsplit("-", 1)[1][:8] for r in runs}
+        if len(set(short.values())) == len(runs) and all(len(r.rsplit("-", 1)[1]) >= 8 for r in runs):
+            return short
+    return {r: r for r in runs}
+
+
+def connect(parquet: Path | str | Sequence[Path | str]) -> tuple[duckdb.DuckDBPyConnection, dict]:
+    """An in-memory DuckDB connection with the ``trials`` view, and what the view found (columns, runs)."""
+    paths = [parquet] if isinstance(parquet, Path | str) else list(parquet)
+    if not paths:
+        raise AnalysisError("no result files given")
+    con = duckdb.connect(":memory:")
+    scan = "read_parquet([" + ", ".join(sql_text(Path(p).as_posix()) for p in paths) + "], union_by_name = true)"
+    try:
+        columns = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()}
+    except duckdb.Error as exc:
+        raise AnalysisError(f"{', '.join(map(str, paths))}: not readable as Parquet ({exc})") from exc
+    missing = [c for c in REQUIRED if c not in columns]
+    if missing:
+        raise AnalysisError(f"{paths[0]}: result rows lack columns {missing}; was it written by tasks/results.py?")
+
+    def pick(names: Sequence[str]) -> str | None:
+        return next((n for n in names if n in columns), None)
+
+    def col(name: str, default: str) -> str:
+        return name if name in columns else default
+
+    progress_col, cost_col = pick(PROGRESS_COLUMNS), pick(COST_COLUMNS)
+    # schemas default these to 0.0: a column that is 0 on every row was not filled in, not measured as 0
+    notes = []
+    if progress_col and not con.execute(f"SELECT count(*) FILTER (WHERE {progress_col} > 0) > 0 OR "
+                                        f"count(*) FILTER (WHERE score > 0) = 0 FROM {scan}").fetchone()[0]:
+        notes.append(f"'{progress_col}' is 0 on every row although some trials scored: not filled in, proxy used")
+        progress_col = None
+    if cost_col and not con.execute(f"SELECT coalesce(bool_or({cost_col} <> 0), false) FROM {scan}").fetchone()[0]:
+        notes.append(f"'{cost_col}' is 0 on every row: unpriced, shown as no cost")
+        cost_col = None
+    proxy = PROGRESS_PROXY if {"f2p_total", "p2p_total"} <= columns else "score"
+    progress = f"coalesce({progress_col}, {proxy})" if progress_col else proxy
+    has_hidden = set(HIDDEN_COLUMNS) <= columns
+    public_pass = ("CASE WHEN f2p_total + p2p_total > 0 THEN (f2p_passed = f2p_total AND p2p_passed = p2p_total)"
+                   "::DOUBLE END" if {"f2p_total", "p2p_total", "f2p_passed", "p2p_passed"} <= columns else "NULL")
+    hidden_pass = ("CASE WHEN hidden_total > 0 THEN (hidden_passed = hidden_total)::DOUBLE END"
+                   if has_hidden else "NULL")
+    runs = [r[0] for r in con.execute(f"SELECT DISTINCT run_id FROM {scan} ORDER BY 1").fetchall()]
+    # a variant name in several runs is ambiguous: name the arm after its run as well
+    shared = con.execute(f"SELECT count(*) FROM (SELECT variant FROM {scan} GROUP BY variant "
+                         f"HAVING count(DISTINCT run_id) > 1)").fetchone()[0]
+    labels = run_labels(runs)
+    arm = ("variant || '@' || CASE run_id " + " ".join(f"WHEN {sql_text(r)} THEN {sql_text(labels[r])}" for r in runs)
+           + " END"
+           if shared else "variant")
+    con.execute(f"""CREATE VIEW trials AS SELECT
+        run_id, {arm} AS arm, variant, {col('model_version', "''")} AS model_version, case_id,
+        {col('seed', '0')} AS seed,
+        {col('domain', "'all'")} AS domain, {col('split', "'public'")} AS split, status,
+        status = 'infra_error' AS infra,
+        score::DOUBLE AS score, ({progress})::DOUBLE AS progress,
+        {public_pass} AS public_pass, {hidden_pass} AS hidden_pass,
+        ({col('input_tokens', '0')} + {col('output_tokens', '0')})::DOUBLE AS tokens,
+        {f'{cost_col}::DOUBLE' if cost_col else 'NULL::DOUBLE'} AS cost,
+        {col('duration_s', 'NULL')}::DOUBLE AS duration_s
+        FROM {scan}""")
+    info = {"files": [str(p) for p in paths], "runs": runs, "arm_by_run": bool(shared), "run_labels": labels,
+            "progress": progress_col or ("proxy: public test fraction" if proxy != "score" else "proxy: score"),
+            "cost": cost_col, "hidden": has_hidden, "notes": notes}
+    return con, info

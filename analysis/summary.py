@@ -1,0 +1,98 @@
+"""One call from Parquet files to everything a report shows: ``analyse(runs)`` returns an ``Analysis``.
+
+Also keeps the first version's two functions, ``paired_differences`` and (via analysis.scores)
+``variant_scores``, for callers that want only the headline numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analysis import noise
+from analysis.paired import DETECT, Comparison, as_dicts, comparisons, floats
+from analysis.scores import case_table, clustered_scores, status_counts
+from analysis.source import AnalysisError, connect
+
+
+@dataclass
+class Analysis:
+    """Everything computed for one report: scores, breakdowns, statuses, comparisons and noise."""
+
+    info: dict
+    scores: list[dict]
+    by_domain: list[dict]
+    by_split: list[dict]
+    statuses: list[dict]
+    comparisons: list[Comparison]
+    arm_noise: list[dict] = field(default_factory=list)
+    aa_pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    def headline(self, metric: str = "pass_rate") -> list[Comparison]:
+        """The overall comparison of each pair on one metric: the verdict lines."""
+        return [c for c in self.comparisons if c.metric == metric and c.scope == "all"]
+
+
+def choose_pairs(arms: list[str], run_of: dict[str, str], variant_of: dict[str, str], baseline: str | None = None,
+                 vs_run: str | None = None) -> list[tuple[str, str]]:
+    """Which (baseline, variant) pairs to compare.
+
+    With arms from several runs, each variant is compared with itself in the ``vs_run`` (or first) run;
+    within the remaining run(s), every arm is compared with ``baseline`` (or the first arm).
+    """
+    if not arms:
+        return []
+    if baseline is not None and baseline not in arms:
+        raise AnalysisError(f"--baseline {baseline!r} is not an arm of these runs; arms: {', '.join(arms)}")
+    runs = sorted(set(run_of.values()))
+    if len(runs) == 1 or all(a == variant_of[a] for a in arms):
+        base = baseline or arms[0]
+        return [(base, arm) for arm in arms if arm != base]
+    old = vs_run if vs_run in runs else runs[0]
+    old_arm = {variant_of[a]: a for a in arms if run_of[a] == old}
+    pairs = [(old_arm[variant_of[a]], a) for a in arms if run_of[a] != old and variant_of[a] in old_arm]
+    new_arms = [a for a in arms if run_of[a] != old]
+    base = baseline if baseline in new_arms else (new_arms[0] if new_arms else None)
+    pairs += [(base, arm) for arm in new_arms if base and arm != base and (base, arm) not in pairs]
+    return pairs
+
+
+def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | Path | None = None,
+            detect: float = DETECT, breakdowns: bool = True) -> Analysis:
+    """Analyse run folders or Parquet files; ``vs`` is a run whose variants are the baselines."""
+    from analysis.source import parquet_paths
+
+    files = parquet_paths([*([vs] if vs is not None else []), *runs])
+    con, info = connect(files)
+    case_table(con)
+    rows = con.execute("SELECT arm, any_value(run_id), any_value(variant) FROM trials GROUP BY arm").fetchall()
+    run_of, variant_of = {a: r for a, r, _ in rows}, {a: v for a, _, v in rows}
+    arms = sorted(run_of)
+    vs_run = None
+    if vs is not None:
+        vs_run = con.execute("SELECT any_value(run_id) FROM read_parquet(?)", [str(files[0])]).fetchone()[0]
+    if baseline is not None and baseline not in arms:
+        matches = [a for a in arms if variant_of[a] == baseline and run_of[a] != vs_run]
+        baseline = matches[0] if matches else baseline
+    pairs = choose_pairs(arms, run_of, variant_of, baseline, vs_run)
+    aa = noise.aa_run_pairs(con, info["files"])
+    comps = comparisons(con, pairs, info["files"], detect, breakdowns, aa=aa)
+    arm_noise = []
+    for arm in arms:
+        n, v = (floats(x) for x in con.execute(
+            "SELECT n, v_pass_rate FROM case_stats WHERE arm = ?", [arm]).fetchnumpy().values())
+        arm_noise.append({"arm": arm, "cases": int(n.size), "seeds": float(n.mean()) if n.size else 0.0,
+                          "floor": noise.self_floor(v, n)})
+    return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
+                    clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa)
+
+
+def paired_differences(parquet: Path | str | Sequence[Path | str], baseline: str | None = None) -> list[dict]:
+    """Headline pass-rate comparisons of every arm with ``baseline`` (first version's interface).
+
+    Each dict has baseline, variant, cases, diff, se, ci_low, ci_high (bootstrap), p, noise_floor,
+    verdict and the full verdict ``line``.
+    """
+    paths = [parquet] if isinstance(parquet, Path | str) else list(parquet)
+    return as_dicts(analyse(paths, baseline=baseline, breakdowns=False).headline())
