@@ -1,9 +1,13 @@
 """Graders: decide what the agent's final workspace is worth (nightshift.contracts.Grader).
 
-Owns: copying tests in only after the agent has finished, running them in the sandbox, and the
-counts that feed the status. Must not call the model.
+Owns: copying tests in only after the agent has finished, generating hidden stress tests at grade
+time, running everything in the sandbox, progress scores, and oracle validation of cases.
+Must not call the model.
 """
 
-from graders.public_tests import GRADER_VERSION, PublicTestGrader
+from graders.case_grader import GRADER_VERSION, CaseGrader
 
-__all__ = ["GRADER_VERSION", "PublicTestGrader"]
+# the old name: flows/ built a PublicTestGrader before hidden tests and checkpoints existed
+PublicTestGrader = CaseGrader
+
+__all__ = ["GRADER_VERSION", "CaseGrader", "PublicTestGrader"]

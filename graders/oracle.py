@@ -1,50 +1,100 @@
-"""Check that a case can be graded at all: its oracle must pass every test, the untouched workspace
-must fail every FAIL_TO_PASS test and pass every PASS_TO_PASS test. A case that breaks this would
-turn every comparison that includes it into noise."""
+"""Check that a case can be graded at all, before any trial depends on it.
+
+The oracle (solution/solve.sh) must pass every public test, every hidden test and every checkpoint,
+and it runs ``repeats`` times in fresh sandboxes: a test whose answer changes between repeats is
+flaky, reported, and excluded from scoring (never silently scored). The untouched workspace must
+fail every FAIL_TO_PASS test and pass every PASS_TO_PASS test. A case that breaks this would turn
+every comparison that includes it into noise.
+"""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
+from graders.images import image_problem
 from nightshift.contracts import Grader, SandboxBackend, SandboxSpec
-from nightshift.models import Case, GradeResult
+from nightshift.models import Case, GradeResult, TestOutcome
 
 
 @dataclass
 class CaseCheck:
+    """What validation found for one case; ``oracle`` is the first repeat, ``empty`` the untouched run."""
+
     case_id: str
     problems: list[str] = field(default_factory=list)
+    flaky: list[str] = field(default_factory=list)
+    oracle: GradeResult | None = None
+    empty: GradeResult | None = None
+    seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-def _grade_after(case: Case, backend: SandboxBackend, grader: Grader, script: str | None) -> GradeResult:
-    sandbox = backend.create(SandboxSpec(run_id="validate", trial_id=f"validate-{case.id}",
+class OracleScriptError(RuntimeError):
+    """solution/solve.sh itself failed, so no test result of that run means anything."""
+
+
+def _grade_after(case: Case, backend: SandboxBackend, grader: Grader, script: str | None, tag: str) -> GradeResult:
+    sandbox = backend.create(SandboxSpec(run_id="validate", trial_id=f"validate-{case.id}-{tag}",
                                          workspace_source=case.workspace_dir))
     try:
         if script is not None:
             result = sandbox.exec(script, timeout_s=case.limits.wall_clock_s)
-            if result.exit_code != 0:
-                raise RuntimeError(f"oracle exited {result.exit_code}: {(result.stdout + result.stderr)[-300:]}")
+            if result.exit_code != 0 or result.timed_out:
+                tail = "" if case.split == "heldout" else f": {(result.stdout + result.stderr)[-300:]}"
+                raise OracleScriptError(f"oracle exited {result.exit_code}"
+                                        f"{' (timed out)' if result.timed_out else ''}{tail}")
         return grader.grade(case, sandbox)
     finally:
         sandbox.destroy()
 
 
-def check_case(case: Case, backend: SandboxBackend, grader: Grader) -> CaseCheck:
+def _detail(case: Case, test: TestOutcome) -> str:
+    # held-out tests must not leak into logs outside the run's own folder
+    return "" if case.split == "heldout" or not test.detail else f": {test.detail[-200:]}"
+
+
+def flaky_names(repeats: list[GradeResult]) -> list[str]:
+    """Tests whose pass/fail differs between repeats (a test missing from a repeat counts as failed)."""
+    names = sorted({t.name for grade in repeats for t in grade.tests})
+    verdicts = [{t.name: t.passed for t in grade.tests} for grade in repeats]
+    return [n for n in names if len({v.get(n, False) for v in verdicts}) > 1]
+
+
+def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int = 1) -> CaseCheck:
+    """Validate one case: oracle ``repeats`` times, then the untouched workspace once."""
+    started = time.monotonic()
+    case = case.model_copy(update={"excluded_tests": []})  # re-derive flakiness, do not trust an old record
     check = CaseCheck(case.id)
-    try:
-        oracle = _grade_after(case, backend, grader, case.solution_script.read_text())
-    except RuntimeError as exc:
-        check.problems.append(str(exc))
+    refused = image_problem(case, backend)
+    if refused:
+        check.problems.append(f"refused: {refused}")
         return check
-    check.problems += [f"oracle fails {t.kind} test {t.name}: {t.detail[-200:]}" for t in oracle.tests if not t.passed]
-    empty = _grade_after(case, backend, grader, None)
-    for test in empty.tests:
+    runs: list[GradeResult] = []
+    try:
+        for index in range(max(1, repeats)):
+            runs.append(_grade_after(case, backend, grader, case.solution_script.read_text(), f"oracle{index}"))
+    except OracleScriptError as exc:
+        check.problems.append(str(exc))
+        check.seconds = time.monotonic() - started
+        return check
+    check.flaky = flaky_names(runs)
+    check.oracle = runs[0]
+    steady = [t for t in runs[0].tests if t.name not in check.flaky]
+    check.problems += [f"oracle fails {t.kind} test {t.name}{_detail(case, t)}" for t in steady if not t.passed]
+    if case.fail_to_pass and set(case.fail_to_pass) <= set(check.flaky):
+        check.problems.append("every FAIL_TO_PASS test is flaky on the oracle; nothing would be scored")
+    check.empty = _grade_after(case, backend, grader, None, "empty")
+    for test in check.empty.tests:
+        if test.name in check.flaky:
+            continue
         if test.kind == "fail_to_pass" and test.passed:
             check.problems.append(f"FAIL_TO_PASS test {test.name} already passes on the starting workspace")
         if test.kind == "pass_to_pass" and not test.passed:
-            check.problems.append(f"PASS_TO_PASS test {test.name} fails on the starting workspace")
+            check.problems.append(f"PASS_TO_PASS test {test.name} fails on the starting workspace"
+                                  f"{_detail(case, test)}")
+    check.seconds = time.monotonic() - started
     return check

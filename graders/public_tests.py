@@ -1,28 +1,88 @@
-"""Run a case's public tests (FAIL_TO_PASS and PASS_TO_PASS) in the sandbox, one process per test."""
+"""Run a case's public tests (FAIL_TO_PASS and PASS_TO_PASS) and its progress checkpoints in the sandbox.
+
+Each test is one process (``tests/test_<name>.py`` or ``.sh``) unless the case names a test runner,
+which runs every listed test at once and reports each by name (SWE-bench style). Everything runs
+with cwd /workspace and PYTHONPATH=/workspace, Python with ``-S``.
+"""
 
 from __future__ import annotations
 
-from nightshift.contracts import Sandbox
-from nightshift.models import Case, GradeResult, TestOutcome
-from suites.loader import test_file
+from pathlib import Path
 
-GRADER_VERSION = "public-tests/1"
+from graders.logs import PARSERS, reward_in
+from nightshift.contracts import Sandbox
+from nightshift.models import Case, TestOutcome
+from suites.loader import checkpoint_file, test_file
+
 # -S: no site hooks, so a sitecustomize.py or .pth the agent left in /workspace cannot rig the tests
 _RUNNERS = {".py": "python3 -S", ".sh": "bash"}
 TEST_ENV = {"PYTHONPATH": "/workspace"}
 
 
-class PublicTestGrader:
-    def grade(self, case: Case, sandbox: Sandbox) -> GradeResult:
-        sandbox.copy_in(case.tests_dir, "/grader/tests")
-        outcomes = []
-        for kind, names in (("fail_to_pass", case.fail_to_pass), ("pass_to_pass", case.pass_to_pass)):
-            for name in names:
-                path = test_file(case, name)
-                assert path is not None, f"{case.id}: test {name} vanished after loading"
-                result = sandbox.exec(f"{_RUNNERS[path.suffix]} /grader/tests/{path.name}",
-                                      timeout_s=case.limits.test_timeout_s, env=TEST_ENV)
-                detail = "timed out" if result.timed_out else (result.stdout + result.stderr)[-500:]
-                outcomes.append(TestOutcome(name=name, kind=kind, passed=result.exit_code == 0 and not result.timed_out,
-                                            duration_s=result.duration_s, detail=detail))
-        return GradeResult(tests=outcomes)
+def command_for(path: Path, sandbox_dir: str) -> str:
+    return f"{_RUNNERS.get(path.suffix, 'bash')} {sandbox_dir}/{path.name}"
+
+
+def run_command(sandbox: Sandbox, name: str, kind: str, command: str, timeout_s: float,
+                excluded: bool = False, weight: float = 1.0) -> TestOutcome:
+    """One check: passes on exit 0 within the timeout; a printed reward line gives partial credit."""
+    result = sandbox.exec(command, timeout_s=timeout_s, env=TEST_ENV)
+    passed = result.exit_code == 0 and not result.timed_out
+    detail = "timed out" if result.timed_out else (result.stdout + result.stderr)[-500:]
+    return TestOutcome(name=name, kind=kind, passed=passed, duration_s=result.duration_s, detail=detail,
+                       excluded=excluded, weight=weight, reward=reward_in(result.stdout))
+
+
+def _listed(case: Case) -> list[tuple[str, str]]:
+    return [("fail_to_pass", n) for n in case.fail_to_pass] + [("pass_to_pass", n) for n in case.pass_to_pass]
+
+
+def run_public_tests(case: Case, sandbox: Sandbox) -> list[TestOutcome]:
+    """FAIL_TO_PASS then PASS_TO_PASS outcomes; tests copied to /grader/tests first."""
+    sandbox.copy_in(case.tests_dir, "/grader/tests")
+    if case.test_runner:
+        return _run_with_runner(case, sandbox)
+    outcomes = []
+    for kind, name in _listed(case):
+        path = test_file(case, name)
+        assert path is not None, f"{case.id}: test {name} vanished after loading"
+        outcomes.append(run_command(sandbox, name, kind, command_for(path, "/grader/tests"),
+                                    case.limits.test_timeout_s, excluded=name in case.excluded_tests))
+    return outcomes
+
+
+def _run_with_runner(case: Case, sandbox: Sandbox) -> list[TestOutcome]:
+    assert case.test_runner is not None
+    script = case.tests_dir / case.test_runner
+    result = sandbox.exec(command_for(script, "/grader/tests"), timeout_s=case.limits.test_timeout_s, env=TEST_ENV)
+    found = PARSERS[case.test_log_format](result.stdout + "\n" + result.stderr)
+    share = result.duration_s / max(1, len(_listed(case)))
+    outcomes = []
+    for kind, name in _listed(case):
+        if name in found:
+            passed, detail = found[name], "" if found[name] else "reported failed"
+        else:
+            passed, detail = False, "timed out before reporting" if result.timed_out else "not reported by the runner"
+        outcomes.append(TestOutcome(name=name, kind=kind, passed=passed, duration_s=share, detail=detail,
+                                    excluded=name in case.excluded_tests))
+    return outcomes
+
+
+def run_checkpoints(case: Case, sandbox: Sandbox, public: list[TestOutcome]) -> list[TestOutcome]:
+    """Checkpoints named by tests reuse the public outcomes; the others run checkpoints/check_<name>."""
+    passed = {t.name: t.passed for t in public}
+    if any(not mark.tests for mark in case.checkpoints):
+        sandbox.copy_in(case.root / "checkpoints", "/grader/checkpoints")
+    outcomes = []
+    for mark in case.checkpoints:
+        if mark.tests:
+            ok = all(passed.get(name, False) for name in mark.tests)
+            outcomes.append(TestOutcome(name=mark.name, kind="checkpoint", passed=ok, duration_s=0.0,
+                                        weight=mark.weight, detail="" if ok else f"needs {mark.tests}"))
+            continue
+        path = checkpoint_file(case, mark.name)
+        assert path is not None, f"{case.id}: checkpoint {mark.name} vanished after loading"
+        outcomes.append(run_command(sandbox, mark.name, "checkpoint", command_for(path, "/grader/checkpoints"),
+                                    case.limits.test_timeout_s, excluded=mark.name in case.excluded_tests,
+                                    weight=mark.weight))
+    return outcomes

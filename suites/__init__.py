@@ -1,8 +1,10 @@
-"""Suites: versioned sets of cases on disk, and the loader that turns a suite folder into Cases.
-
-Owns the case folder format (see suites/README.md) and content hashing. Must not run anything.
+"""Suites: versioned sets of cases on disk, the loader that turns a suite folder into Cases, the
+importers that write HumanEval, Harbor/terminal-bench and SWE-bench as case folders, and the
+validation record. Owns the case folder format (docs/SUITES.md) and content hashing.
+Must not run cases: graders/ does that.
 """
 
+from suites.catalog import resolve_suite
 from suites.loader import SuiteError, load_cases, suite_hash
 
-__all__ = ["SuiteError", "load_cases", "suite_hash"]
+__all__ = ["SuiteError", "load_cases", "resolve_suite", "suite_hash"]

@@ -1,14 +1,23 @@
-"""Load case folders (suite.toml + one folder per case) into validated ``Case`` models."""
+"""Load case folders (suite.toml + one folder per case) into validated ``Case`` models.
+
+A case folder holds case.toml, instruction.md, workspace/, tests/, solution/solve.sh and, when the
+case has them, hidden/ (a seeded generator of stress tests) and checkpoints/ (progress checks).
+docs/SUITES.md describes every field. The suite's validation record (validation.json, written by
+``nightshift validate-suite``) supplies the flaky tests each case must not score.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import tomllib
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from nightshift.models import Case, CaseLimits
+from nightshift.models import Case, CaseLimits, Checkpoint, HiddenTests
+
+VALIDATION_FILE = "validation.json"
 
 
 class SuiteError(ValueError):
@@ -25,6 +34,12 @@ def tree_hash(root: Path) -> str:
     return digest.hexdigest()
 
 
+def _field_error(meta_path: Path, exc: ValidationError, prefix: str = "") -> SuiteError:
+    first = exc.errors()[0]
+    field = ".".join([prefix] * bool(prefix) + [str(p) for p in first["loc"]])
+    return SuiteError(f"{meta_path}: field '{field}': {first['msg']}")
+
+
 def _load_case(folder: Path, suite_name: str) -> Case:
     meta_path = folder / "case.toml"
     try:
@@ -39,35 +54,86 @@ def _load_case(folder: Path, suite_name: str) -> Case:
                          f"make them equal")
     tests = meta.get("tests", {})
     try:
+        hidden = HiddenTests(**meta["hidden"]) if "hidden" in meta else None
+    except ValidationError as exc:
+        raise _field_error(meta_path, exc, "hidden") from None
+    try:
+        checkpoints = [Checkpoint(**c) for c in meta.get("checkpoints", [])]
+    except ValidationError as exc:
+        raise _field_error(meta_path, exc, "checkpoints") from None
+    try:
         case = Case(
             id=folder.name, suite=suite_name, domain=meta.get("domain", ""), split=meta.get("split", "public"),
             instruction=instruction_path.read_text(), root=folder.resolve(),
             fail_to_pass=tests.get("fail_to_pass", []), pass_to_pass=tests.get("pass_to_pass", []),
             limits=CaseLimits(**meta.get("limits", {})), content_hash=tree_hash(folder),
+            image=meta.get("image"), hidden=hidden, checkpoints=checkpoints,
+            test_runner=tests.get("runner"), test_log_format=tests.get("log_format", "nightshift"),
         )
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        raise SuiteError(f"{meta_path}: field '{field}': {first['msg']}") from None
+        raise _field_error(meta_path, exc) from None
+    _check_references(case, meta_path)
+    return case
+
+
+def _check_references(case: Case, meta_path: Path) -> None:
+    """Every name case.toml mentions must have its file, so grading never meets a missing test."""
     if not case.domain:
         raise SuiteError(f"{meta_path}: field 'domain' is missing; name the case's domain")
     if not case.fail_to_pass:
         raise SuiteError(f"{meta_path}: field 'tests.fail_to_pass' is empty; list the tests the fix must pass")
-    for name in case.fail_to_pass + case.pass_to_pass:
-        if not test_file(case, name):
-            raise SuiteError(f"{meta_path}: test {name!r} has no file tests/test_{name}.py or .sh; add it or "
-                             f"remove it from the list")
+    if case.test_runner:
+        if not (case.tests_dir / case.test_runner).is_file():
+            raise SuiteError(f"{meta_path}: field 'tests.runner': tests/{case.test_runner} does not exist")
+    else:
+        for name in case.fail_to_pass + case.pass_to_pass:
+            if not test_file(case, name):
+                raise SuiteError(f"{meta_path}: test {name!r} has no file tests/test_{name}.py or .sh; add it or "
+                                 f"remove it from the list")
+    known = set(case.fail_to_pass + case.pass_to_pass)
+    for mark in case.checkpoints:
+        unknown = sorted(set(mark.tests) - known)
+        if unknown:
+            raise SuiteError(f"{meta_path}: checkpoint {mark.name!r} names tests {unknown} that are not in "
+                             f"tests.fail_to_pass or tests.pass_to_pass")
+        if not mark.tests and not checkpoint_file(case, mark.name):
+            raise SuiteError(f"{meta_path}: checkpoint {mark.name!r} has neither 'tests' nor a file "
+                             f"checkpoints/check_{mark.name}.py or .sh; add one")
+    if case.hidden and not (case.root / case.hidden.generator).is_file():
+        raise SuiteError(f"{meta_path}: field 'hidden.generator': {case.hidden.generator} does not exist in "
+                         f"the case folder")
     if not case.solution_script.is_file():
         raise SuiteError(f"{case.solution_script}: missing; every case needs an oracle solution")
-    return case
 
 
-def test_file(case: Case, name: str) -> Path | None:
+def _script(folder: Path, stem: str) -> Path | None:
     for suffix in (".py", ".sh"):
-        candidate = case.tests_dir / f"test_{name}{suffix}"
+        candidate = folder / f"{stem}{suffix}"
         if candidate.is_file():
             return candidate
     return None
+
+
+def test_file(case: Case, name: str) -> Path | None:
+    """tests/test_<name>.py or .sh of a case, or None."""
+    return _script(case.tests_dir, f"test_{name}")
+
+
+def checkpoint_file(case: Case, name: str) -> Path | None:
+    """checkpoints/check_<name>.py or .sh of a case, or None."""
+    return _script(case.root / "checkpoints", f"check_{name}")
+
+
+def _flaky_tests(suite_dir: Path) -> dict[str, tuple[str, list[str]]]:
+    """Case id -> (content hash it was validated at, tests found flaky), from the validation record."""
+    path = suite_dir / VALIDATION_FILE
+    if not path.is_file():
+        return {}
+    try:
+        record = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise SuiteError(f"{path}: not valid JSON ({exc}); delete it and run nightshift validate-suite") from exc
+    return {cid: (c.get("content_hash", ""), c.get("flaky", [])) for cid, c in record.get("cases", {}).items()}
 
 
 def load_cases(suite_dir: Path, only: list[str] | None = None) -> list[Case]:
@@ -78,6 +144,11 @@ def load_cases(suite_dir: Path, only: list[str] | None = None) -> list[Case]:
         raise SuiteError(f"{meta_path}: missing; a suite folder needs suite.toml with at least name = '...'")
     name = tomllib.loads(meta_path.read_text()).get("name", suite_dir.name)
     cases = [_load_case(d, name) for d in sorted(suite_dir.iterdir()) if (d / "case.toml").is_file()]
+    flaky = _flaky_tests(suite_dir)
+    for case in cases:
+        validated_hash, names = flaky.get(case.id, ("", []))
+        if validated_hash == case.content_hash:
+            case.excluded_tests = list(names)
     if only is not None:
         known = {c.id for c in cases}
         missing = sorted(set(only) - known)

@@ -1,0 +1,76 @@
+"""The ``nightshift validate-suite`` and ``nightshift import-suite`` commands (argument handling only)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    val = sub.add_parser("validate-suite", help="oracle must resolve every case, the untouched workspace must not")
+    val.add_argument("suite", help="'builtin', 'humaneval', or a suite folder")
+    val.add_argument("--repeats", type=int, default=3, help="oracle runs per case, to find flaky tests (default 3)")
+    val.add_argument("--jobs", type=int, default=None, help="cases checked at once (default: 3 x cores)")
+    val.add_argument("--cases", help="comma-separated case ids (default: every case)")
+    val.add_argument("--sample", type=int, default=None, help="only the first N cases")
+    val.add_argument("--no-record", action="store_true", help="do not write the suite's validation.json")
+    val.add_argument("--image", default="host", help="bubblewrap root filesystem (default: host)")
+    val.add_argument("-v", "--verbose", action="store_true", help="a table row for every case, not only problems")
+    val.set_defaults(fn=validate_suite_command)
+    imp = sub.add_parser("import-suite", help="write HumanEval, Harbor/terminal-bench or SWE-bench as a suite folder")
+    imp.add_argument("format", choices=["humaneval", "harbor", "swebench"])
+    imp.add_argument("source", nargs="?", help="harbor: a task folder or a folder of them; swebench: a JSONL file")
+    imp.add_argument("out", help="suite folder to write")
+    imp.add_argument("--name", default=None, help="suite name (default: the format)")
+    imp.set_defaults(fn=import_suite_command)
+
+
+def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
+    from graders.validate import print_validation, validate_cases
+    from sandbox import backend_for
+    from suites import SuiteError, load_cases, resolve_suite
+    from suites.validation import write_record
+
+    try:
+        folder = resolve_suite(args.suite)
+        cases = load_cases(folder, args.cases.split(",") if args.cases else None)
+    except SuiteError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    cases = cases[: args.sample] if args.sample else cases
+    backend = backend_for("bubblewrap", args.image)
+    console.print(f"validating {len(cases)} cases of {folder} (oracle x{args.repeats}, then the untouched workspace)")
+    result = validate_cases(cases, backend, repeats=args.repeats, jobs=args.jobs)
+    print_validation(result, cases, console, verbose=args.verbose)
+    if not args.no_record:
+        console.print(f"validation record: {write_record(folder, result.record)}")
+    return 0 if result.ok else 1
+
+
+def import_suite_command(args: argparse.Namespace, console: Console) -> int:
+    from suites import SuiteError
+
+    out = Path(args.out)
+    try:
+        if args.format == "humaneval":
+            from suites.humaneval import import_humaneval
+
+            import_humaneval(out)
+        elif args.source is None:
+            what = "a task folder" if args.format == "harbor" else "a JSONL file"
+            raise SuiteError(f"import-suite {args.format}: give the source ({what}) before the output folder")
+        elif args.format == "harbor":
+            from suites.harbor import import_harbor
+
+            import_harbor(Path(args.source), out, name=args.name or "harbor")
+        else:
+            from suites.swebench import import_swebench
+
+            import_swebench(Path(args.source), out, name=args.name or "swebench")
+    except SuiteError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    console.print(f"wrote suite {out}; next: nightshift validate-suite {out}")
+    return 0

@@ -1,0 +1,3 @@
+from check import report
+assert report()["price_mismatch"] == ["o4"], report()
+print("ok")

@@ -1,0 +1,3 @@
+from check import report
+assert report()["unknown_sku"] == ["o3", "o6"], report()
+print("ok")

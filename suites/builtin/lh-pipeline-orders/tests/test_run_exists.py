@@ -1,0 +1,5 @@
+import importlib
+
+module = importlib.import_module("pipeline.run")
+assert callable(module.main)
+print("ok")

@@ -1,0 +1,1 @@
+"""Orders pipeline: ingest -> clean -> convert -> aggregate."""

@@ -1,0 +1,65 @@
+"""Suite names a user can type: 'builtin', 'humaneval', or the path of a suite folder.
+
+Imported suites are written once as ordinary case folders under the suite cache
+($NIGHTSHIFT_SUITE_CACHE, else .nightshift/suites in the repository) and re-written only when the
+importer or its source changes, so their validation record stays valid between commands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tomllib
+from pathlib import Path
+
+from suites.loader import SuiteError
+
+REPO = Path(__file__).resolve().parent.parent
+BUILTIN = REPO / "suites" / "builtin"
+
+
+def suite_cache() -> Path:
+    return Path(os.environ.get("NIGHTSHIFT_SUITE_CACHE", REPO / ".nightshift" / "suites"))
+
+
+def _importer_hash() -> str:
+    """Changes whenever the HumanEval importer, its generator or runner, or the data file change."""
+    from suites.humaneval.importer import HERE, data_file
+
+    digest = hashlib.sha256(data_file().read_bytes())
+    for path in sorted(HERE.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def humaneval_suite(seed: int = 0) -> Path:
+    """The HumanEval suite folder, imported into the cache on first use."""
+    from suites.humaneval import import_humaneval
+
+    folder = suite_cache() / "humaneval"
+    stamp = folder / ".importer"
+    wanted = f"{_importer_hash()} seed={seed}"
+    if not (stamp.is_file() and stamp.read_text() == wanted):
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        import_humaneval(folder, seed=seed)
+        stamp.write_text(wanted)
+    return folder
+
+
+def resolve_suite(name: str, base: Path | None = None) -> Path:
+    """A suite folder for 'builtin', 'humaneval' or a path (relative to ``base`` or the working folder)."""
+    if name == "builtin":
+        return BUILTIN
+    if name == "humaneval":
+        return humaneval_suite()
+    path = (base or Path.cwd()) / name
+    if not (path / "suite.toml").is_file():
+        raise SuiteError(f"{path}: not a suite folder (no suite.toml); use 'builtin', 'humaneval', or a folder "
+                         f"written by `nightshift import-suite`")
+    return path.resolve()
+
+
+def suite_name(path: Path) -> str:
+    return tomllib.loads((Path(path) / "suite.toml").read_text()).get("name", Path(path).name)

@@ -1,0 +1,96 @@
+"""The validation record of a suite (validation.json beside suite.toml), written by validate-suite.
+
+It says, per case and at which content hash, whether the oracle resolved the case, whether the
+untouched workspace failed it, and which tests were flaky. The loader reads the flaky tests from it
+(they are run but never scored); ``require_validated`` refuses a suite whose record is missing,
+stale or failing, unless the caller passes an explicit override.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from nightshift.models import Case
+from suites.loader import VALIDATION_FILE, SuiteError
+
+
+class CaseRecord(BaseModel):
+    """Validation of one case at one content hash."""
+
+    content_hash: str
+    ok: bool
+    problems: list[str] = []
+    flaky: list[str] = Field([], description="Tests whose answer changed between oracle repeats.")
+    oracle: dict[str, list[int] | float] = Field({}, description="Counts of the first oracle run and its progress.")
+    empty: dict[str, list[int] | float] = Field({}, description="Counts of the untouched workspace.")
+    seconds: float = 0.0
+
+
+class SuiteRecord(BaseModel):
+    suite: str
+    grader_version: str
+    repeats: int
+    validated_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    cases: dict[str, CaseRecord]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.cases.values())
+
+
+def read_record(suite_dir: Path) -> SuiteRecord | None:
+    path = Path(suite_dir) / VALIDATION_FILE
+    if not path.is_file():
+        return None
+    try:
+        return SuiteRecord.model_validate_json(path.read_text())
+    except ValueError as exc:
+        raise SuiteError(f"{path}: unreadable validation record ({exc}); run nightshift validate-suite again") from exc
+
+
+def write_record(suite_dir: Path, record: SuiteRecord) -> Path:
+    """Merge ``record`` into the suite's record (cases validated earlier stay) and write it atomically."""
+    path = Path(suite_dir) / VALIDATION_FILE
+    old = read_record(suite_dir) if path.is_file() else None
+    if old is not None and old.grader_version == record.grader_version:
+        record = record.model_copy(update={"cases": {**old.cases, **record.cases}})
+    record.cases = dict(sorted(record.cases.items()))
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".validation-")
+    with os.fdopen(fd, "w") as handle:
+        handle.write(json.dumps(record.model_dump(mode="json"), indent=1) + "\n")
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+    return path
+
+
+def unvalidated(suite_dir: Path, cases: list[Case], grader_version: str) -> list[str]:
+    """One line per case that has no passing validation at its current content and grader version."""
+    record = read_record(suite_dir)
+    if record is None:
+        return [f"{suite_dir}: no {VALIDATION_FILE}; the suite was never validated"]
+    if record.grader_version != grader_version:
+        return [f"{suite_dir}: validated with grader {record.grader_version}, this is {grader_version}"]
+    lines = []
+    for case in cases:
+        found = record.cases.get(case.id)
+        if found is None or found.content_hash != case.content_hash:
+            lines.append(f"{case.id}: changed since it was validated" if found else f"{case.id}: never validated")
+        elif not found.ok:
+            lines.append(f"{case.id}: failed validation: {'; '.join(found.problems)[:300]}")
+    return lines
+
+
+def require_validated(suite_dir: Path, cases: list[Case], grader_version: str, allow: bool = False) -> list[str]:
+    """Raise SuiteError when any case lacks a passing validation, unless ``allow`` (then return the lines)."""
+    lines = unvalidated(suite_dir, cases, grader_version)
+    if lines and not allow:
+        shown = "\n  ".join(lines[:20]) + (f"\n  ... and {len(lines) - 20} more" if len(lines) > 20 else "")
+        raise SuiteError(f"suite {suite_dir} cannot be used until it validates:\n  {shown}\n"
+                         f"fix: run `nightshift validate-suite {suite_dir}`, or allow unvalidated suites explicitly")
+    return lines
