@@ -1,7 +1,8 @@
-"""Start (or find) a real local `prefect server start`, so runs show in the UI and schedules fire.
+"""A real local Prefect server and process worker, so runs show in the UI and the nightly schedule fires.
 
-The server's state lives in the project (.nightshift/prefect) and uses filesystem lease storage,
-so a restart does not leak concurrency slots (DESIGN.md).
+The server's state lives in the project (.nightshift/prefect: SQLite) and uses filesystem lease
+storage, so a restart does not leak concurrency slots (DESIGN.md). Both processes are started in
+their own session on purpose: they outlive the command that started them, like any service.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import httpx
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 STATE_DIR = PROJECT_ROOT / ".nightshift"
 DEFAULT_PORT = 4200
+WORK_POOL = "nightshift-local"
 
 QUIET_ENV = {
     "DO_NOT_TRACK": "1",
@@ -27,46 +29,78 @@ QUIET_ENV = {
 }
 
 
-def server_env(port: int = DEFAULT_PORT) -> dict[str, str]:
-    return {**QUIET_ENV, "PREFECT_HOME": str(STATE_DIR / "prefect"),
-            "PREFECT_API_URL": f"http://127.0.0.1:{port}/api"}
+def api_url(port: int = DEFAULT_PORT) -> str:
+    return f"http://127.0.0.1:{port}/api"
 
 
-def is_up(api_url: str) -> bool:
+def server_env(port: int = DEFAULT_PORT, home: Path | None = None) -> dict[str, str]:
+    return {**QUIET_ENV, "PREFECT_HOME": str(home or STATE_DIR / "prefect"), "PREFECT_API_URL": api_url(port)}
+
+
+def is_up(url: str) -> bool:
     try:
-        return httpx.get(f"{api_url}/health", timeout=2).status_code == 200
+        return httpx.get(f"{url}/health", timeout=2).status_code == 200
     except httpx.HTTPError:
         return False
 
 
-def ensure_server(port: int = DEFAULT_PORT, timeout_s: float = 90) -> str:
-    """Return the API URL of a running local server, starting one in the background if needed."""
-    env = server_env(port)
-    api_url = env["PREFECT_API_URL"]
-    if is_up(api_url):
-        return api_url
-    STATE_DIR.mkdir(exist_ok=True)
-    log = (STATE_DIR / "prefect-server.log").open("ab")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-        env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        start_new_session=True)  # outlives this command on purpose: the UI and the schedule need it
-    (STATE_DIR / "prefect-server.pid").write_text(str(proc.pid))
+def _background(name: str, argv: list[str], env: dict[str, str], state_dir: Path) -> subprocess.Popen:
+    state_dir.mkdir(parents=True, exist_ok=True)
+    log = (state_dir / f"{name}.log").open("ab")
+    proc = subprocess.Popen(argv, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True, cwd=PROJECT_ROOT)
+    (state_dir / f"{name}.pid").write_text(str(proc.pid))
+    return proc
+
+
+def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir: Path = STATE_DIR,
+                  timeout_s: float = 120) -> str:
+    """Return the API URL of a running local server, starting `prefect server start` if none answers."""
+    env = server_env(port, home)
+    url = env["PREFECT_API_URL"]
+    if is_up(url):
+        return url
+    proc = _background("prefect-server", [sys.executable, "-m", "prefect", "server", "start", "--host",
+                                          "127.0.0.1", "--port", str(port)], env, state_dir)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"prefect server exited with {proc.returncode}; see {STATE_DIR / 'prefect-server.log'}")
-        if is_up(api_url):
-            return api_url
+            raise RuntimeError(f"prefect server exited with {proc.returncode}; see {state_dir / 'prefect-server.log'}")
+        if is_up(url):
+            return url
         time.sleep(0.5)
-    raise RuntimeError(f"prefect server did not answer within {timeout_s:.0f}s; see {STATE_DIR / 'prefect-server.log'}")
+    raise RuntimeError(f"prefect server did not answer within {timeout_s:.0f}s; see {state_dir / 'prefect-server.log'}")
 
 
-def stop_server() -> bool:
-    pid_file = STATE_DIR / "prefect-server.pid"
+def prefect_cli(*args: str, url: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run the prefect CLI against the server at ``url`` (from the project root, as prefect.yaml expects)."""
+    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": url}
+    result = subprocess.run([sys.executable, "-m", "prefect", *args], env=env, cwd=PROJECT_ROOT,
+                            capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise RuntimeError(f"prefect {' '.join(args)} failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+    return result
+
+
+def deploy(url: str, pool: str = WORK_POOL) -> None:
+    """Create the process work pool if missing and apply prefect.yaml (deployment nightly-eval/nightly)."""
+    if prefect_cli("work-pool", "inspect", pool, url=url, check=False).returncode != 0:
+        prefect_cli("work-pool", "create", pool, "--type", "process", url=url)
+    prefect_cli("--no-prompt", "deploy", "--all", url=url)
+
+
+def start_worker(url: str, pool: str = WORK_POOL, state_dir: Path = STATE_DIR,
+                 name: str = "worker") -> subprocess.Popen:
+    return _background(name, [sys.executable, "-m", "prefect", "worker", "start", "--pool", pool, "--name",
+                              f"nightshift-{name}-{os.getpid()}"], {**QUIET_ENV, "PREFECT_API_URL": url}, state_dir)
+
+
+def stop(name: str, state_dir: Path = STATE_DIR) -> bool:
+    """Stop a background process started here (its whole process group); False if none is recorded."""
+    pid_file = state_dir / f"{name}.pid"
     if not pid_file.is_file():
         return False
-    with contextlib.suppress(ProcessLookupError):
+    with contextlib.suppress(ProcessLookupError, ValueError):
         os.killpg(int(pid_file.read_text()), 15)
     pid_file.unlink()
     return True

@@ -10,9 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from nightshift.contracts import SandboxLimits
 
-_REPO_ROOT = Path(__file__).resolve().parent.parent
-BUILTIN_SUITE = _REPO_ROOT / "suites" / "builtin"
-
 
 class ExperimentError(ValueError):
     """A problem with the experiment file, phrased for the person who wrote it."""
@@ -60,6 +57,13 @@ class SimulatorSettings(_Strict):
     fault_rate: float = Field(0.0, ge=0, le=1, description="Fraction of requests answered with a 5xx.")
 
 
+class ModelPrice(_Strict):
+    """What one model costs, in US dollars per million tokens."""
+
+    input_per_mtok: float = Field(ge=0, description="USD per million prompt (input) tokens.")
+    output_per_mtok: float = Field(ge=0, description="USD per million completion (output) tokens.")
+
+
 class ModelEndpoint(_Strict):
     """Where model calls go: any OpenAI-compatible endpoint, or the embedded simulator."""
 
@@ -67,13 +71,63 @@ class ModelEndpoint(_Strict):
     api_key_env: str = Field("NIGHTSHIFT_API_KEY", description="Environment variable holding the API key.")
     max_retries: int = Field(6, ge=0, description="Retries per call on 429/5xx/timeouts before infra_error.")
     timeout_s: float = Field(120, gt=0, description="Seconds to wait for one response.")
+    requests_per_minute: int | None = Field(None, ge=1, description="Requests/min quota of the API key; unset: "
+                                            "learned from the endpoint's x-ratelimit-limit-requests header.")
+    tokens_per_minute: int | None = Field(None, ge=1, description="Tokens/min quota of the API key; unset: "
+                                          "learned from the endpoint's x-ratelimit-limit-tokens header.")
+    share: float = Field(1.0, gt=0, le=1, description="Fraction of the key's quota this process uses; give each "
+                         "process (or host) that shares the key its share, summing to at most 1.")
+    concurrency_limit: str | None = Field(None, description="Name of a Prefect global concurrency limit of which "
+                                          "each trial holds one slot while it calls the model (created with "
+                                          "'concurrency' slots if missing; lower it in the UI to throttle). "
+                                          "Unset: no Prefect limit (the gateway still shapes every request).")
+    prices: dict[str, ModelPrice] = Field({}, description="Price per model name (a variant's model or the "
+                                          "served version), for each trial's cost_usd; unpriced models cost 0.")
     simulator: SimulatorSettings = SimulatorSettings()
 
 
 class SandboxSettings(_Strict):
     backend: Literal["bubblewrap", "docker"] = Field("bubblewrap", description="Where trial commands run.")
-    image: str = Field("host", description="docker: image id or name@digest; bubblewrap: 'host' or a rootfs path.")
+    image: str = Field("host", description="docker: an image id (sha256:...), name:tag@sha256:<id or registry "
+                       "digest> (refused if the name resolves elsewhere), or name:tag (its id is pinned at start); "
+                       "bubblewrap: 'host' or a rootfs path (scripts/build_sandbox_image.py builds both).")
     limits: SandboxLimits = SandboxLimits()
+
+
+class ScheduleSettings(_Strict):
+    """The order trials run in and the night's predicted length (planner/)."""
+
+    history: Literal["auto", "none"] | list[str] = Field(
+        "auto", description="Earlier nights to learn per-case durations and tokens from: 'auto' (the newest "
+        "earlier run of this experiment in output_dir), 'none', or Parquet files / run folders relative to this file.")
+    order: Literal["longest-first", "listed"] = Field(
+        "longest-first", description="'longest-first': cases predicted longest start first, each case's variants "
+        "together (needs history; without it the listed order is kept); 'listed': seed, case, variant as listed.")
+
+
+class GpuSettings(_Strict):
+    """Cards for the timing steps of cases graded by speed (gpu/): one timing step per card at a time."""
+
+    cards: int | list[str] | Literal["auto"] = Field(
+        0, description="A count (ids 0..N-1), a list of ids as CUDA_VISIBLE_DEVICES takes them ('0', "
+        "'GPU-<uuid>'), or 'auto' (nvidia-smi). 0: no cards.")
+    stand_in: bool = Field(False, description="Stand-in cards with no device behind them (tests, machines "
+                           "without GPUs).")
+    lock_dir: Path = Field(Path("/tmp/nightshift-gpu"), description="One lock file per card, shared by every "
+                           "process on a host: two flow runs on one machine never time on the same card, and "
+                           "the kernel frees the card of a killed process.")
+
+
+class ShardSettings(_Strict):
+    """Run the trials as child flow runs on a Prefect work pool (flows/shards.py) instead of in this process."""
+
+    count: int = Field(ge=1, le=256, description="Child flow runs, all running at once: each gets about 1/count "
+                       "of the predicted work, concurrency / count slots and share / count of the quota.")
+    deployment: str = Field("nightly-shard/shard", description="The shard flow's deployment (prefect.yaml); "
+                            "its work pool decides where children run.")
+    retries: int = Field(1, ge=0, le=5, description="New child runs for a shard whose run failed or crashed "
+                         "(finished trials are cached: a new run does only the rest).")
+    poll_s: float = Field(5, gt=0, description="Seconds between checks of the children's progress.")
 
 
 class Experiment(_Strict):
@@ -86,11 +140,15 @@ class Experiment(_Strict):
     variants: list[Variant] = Field(min_length=1, description="The models/harness settings compared.")
     seeds: list[int] = Field([1, 2], min_length=1, description="One trial per case × variant × seed.")
     concurrency: int = Field(4, ge=1, le=1024,
-                             description="Trials in flight at once in this process.")
+                             description="Trials in flight at once (with shards: in all of them together).")
     infra_retries: int = Field(2, ge=0, le=10, description="Retries of a trial that ended in infra_error.")
     sandbox: SandboxSettings = SandboxSettings()
     model: ModelEndpoint = ModelEndpoint()
     output_dir: Path = Field(Path("runs"), description="Where run folders are written (relative to this file).")
+    schedule: ScheduleSettings = ScheduleSettings()
+    gpu: GpuSettings = GpuSettings()
+    shards: ShardSettings | None = Field(None, description="Spread the trials over child flow runs on a work "
+                                         "pool (several machines); unset: every trial runs in this process.")
 
     @model_validator(mode="after")
     def _unique(self) -> Experiment:
@@ -102,7 +160,10 @@ class Experiment(_Strict):
         return self
 
     def suite_paths(self, base: Path) -> list[Path]:
-        return [BUILTIN_SUITE if s == "builtin" else (base / s).resolve() for s in self.suites]
+        """Suite folders: 'builtin', 'humaneval' (imported on first use) or paths relative to ``base``."""
+        from suites import resolve_suite
+
+        return [resolve_suite(s, base) for s in self.suites]
 
 
 def load_experiment(path: Path) -> Experiment:
@@ -127,10 +188,12 @@ def load_experiment(path: Path) -> Experiment:
         raise ExperimentError("\n".join(lines)) from None
     # every relative path in the file is read relative to the file itself, wherever it is run from
     exp.output_dir = (path.parent.resolve() / exp.output_dir).resolve()
-    for suite in exp.suite_paths(path.parent):
-        if not suite.is_dir():
-            raise ExperimentError(f"{path}: field 'suites': suite folder {suite} does not exist; "
-                                  f"use 'builtin' or a path relative to the experiment file")
+    from suites import SuiteError
+
+    try:
+        exp.suite_paths(path.parent)
+    except SuiteError as exc:
+        raise ExperimentError(f"{path}: field 'suites': {exc}") from None
     return exp
 
 

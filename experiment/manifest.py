@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
 import subprocess
 from datetime import UTC, datetime
@@ -79,7 +80,12 @@ class RunManifest(BaseModel):
 
 
 def code_version() -> str:
-    """git sha of the checkout, with a content hash of uncommitted changes when the tree is dirty."""
+    """git sha of the checkout, with a content hash of uncommitted changes when the tree is dirty.
+
+    NIGHTSHIFT_CODE_VERSION overrides it, for code deployed without its .git folder (an image, a wheel).
+    """
+    if os.environ.get("NIGHTSHIFT_CODE_VERSION"):
+        return os.environ["NIGHTSHIFT_CODE_VERSION"]
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=_REPO_ROOT, capture_output=True, text=True).stdout.strip()
 

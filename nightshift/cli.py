@@ -1,4 +1,4 @@
-"""The `nightshift` command: run a night, compare runs, manage the local Prefect server."""
+"""The `nightshift` command: run a night, compare runs, write reports, manage the local Prefect server."""
 
 from __future__ import annotations
 
@@ -17,9 +17,12 @@ def _run(args: argparse.Namespace) -> int:
     from deployments.server import QUIET_ENV, ensure_server
 
     os.environ.update(QUIET_ENV)
-    if not args.ephemeral:
+    if args.ephemeral:
+        os.environ.pop("PREFECT_API_URL", None)
+    elif not os.environ.get("PREFECT_API_URL"):  # an explicitly configured server wins
         with console.status("starting the local Prefect server (first time only) ..."):
             os.environ["PREFECT_API_URL"] = ensure_server()
+    if os.environ.get("PREFECT_API_URL"):
         console.print(f"Prefect UI: {os.environ['PREFECT_API_URL'].removesuffix('/api')}")
     from experiment.config import ExperimentError, load_experiment
     from suites.loader import SuiteError
@@ -42,25 +45,76 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from analysis import paired_differences, variant_scores
-    from analysis.tables import print_comparison
+    from analysis import AnalysisError, analyse
+    from analysis.paired import as_dicts
+    from analysis.tables import noise_lines, power_lines, print_comparison
+    from experiment.comparability import NotComparable, guard_runs
 
-    files = [Path(p) / "results.parquet" if Path(p).is_dir() else Path(p) for p in args.runs]
-    for f in files:
-        if not f.is_file():
-            console.print(f"[red]{f}: no results.parquet here; pass a run folder or its results.parquet[/red]")
-            return 2
-    print_comparison(variant_scores(files), paired_differences(files, args.baseline), console)
+    try:
+        pin_notes = guard_runs(args.runs, set(args.allow_diff))
+        # with several runs, the first is the baseline run: each variant of the others is compared with it there
+        result = analyse(args.runs[1:] or args.runs, baseline=args.baseline, vs=args.runs[0] if args.runs[1:] else None,
+                         detect=args.detect / 100, breakdowns=False)
+    except (AnalysisError, NotComparable, ValueError) as exc:
+        console.print(str(exc), style="red", markup=False, highlight=False)
+        return 2
+    result.info["notes"] += pin_notes
+    print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console)
+    for line in noise_lines(result) + power_lines(result) + [f"note: {n}" for n in result.info["notes"]]:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from analysis import AnalysisError, analyse
+    from analysis.report import write_report
+    from experiment.comparability import NotComparable, guard_runs
+
+    try:
+        pin_notes = guard_runs([args.vs, args.run], set(args.allow_diff)) if args.vs else []
+        result = analyse([args.run], baseline=args.baseline, vs=args.vs, detect=args.detect / 100)
+    except (AnalysisError, NotComparable, ValueError) as exc:
+        console.print(str(exc), style="red", markup=False, highlight=False)
+        return 2
+    result.info["notes"] += pin_notes
+    run = Path(args.run)
+    out = Path(args.out) if args.out else (run if run.is_dir() else run.parent)
+    title = f"nightshift report: {', '.join(result.info['runs'])}" + (f" (baseline run {Path(args.vs).name})"
+                                                                      if args.vs else "")
+    md, page = write_report(result, out, title)
+    for c in result.headline():
+        console.print(c.line, markup=False, highlight=False, soft_wrap=True)
+    console.print(f"\nMarkdown: {md}\nHTML:     {page}")
     return 0
 
 
 def _server(args: argparse.Namespace) -> int:
-    from deployments.server import ensure_server, stop_server
+    from deployments.server import ensure_server, stop
 
     if args.action == "start":
         console.print(f"Prefect server: {ensure_server().removesuffix('/api')}")
-    else:
-        console.print("stopped" if stop_server() else "no server started by nightshift is recorded")
+        return 0
+    for name in ("worker", "prefect-server"):
+        console.print(f"{name}: " + ("stopped" if stop(name) else "none started by nightshift is recorded"))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Server + work pool + deployments from prefect.yaml + a process worker: the nightly schedule is live."""
+    from deployments.server import deploy, ensure_server, prefect_cli, start_worker, stop
+
+    with console.status("starting the local Prefect server ..."):
+        url = ensure_server()
+    with console.status("creating the work pool and applying prefect.yaml ..."):
+        deploy(url)
+    stop("worker")
+    worker = start_worker(url)
+    # point the user's own `prefect` CLI at this server (their default profile), so the documented
+    # `prefect deployment run nightly-eval/nightly` reaches it
+    prefect_cli("config", "set", f"PREFECT_API_URL={url}", url=url)
+    console.print(f"Prefect UI:  {url.removesuffix('/api')}\nworker pid:  {worker.pid} (log .nightshift/worker.log)"
+                  f"\nschedule:    deployment nightly-eval/nightly (prefect.yaml)\nrun now:     "
+                  f"prefect deployment run nightly-eval/nightly\n(your prefect profile now has PREFECT_API_URL={url})")
     return 0
 
 
@@ -72,14 +126,39 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--ephemeral", action="store_true",
                      help="use a temporary in-process Prefect server instead of the local one")
     run.set_defaults(fn=_run)
-    cmp_ = sub.add_parser("compare", help="scores and paired differences of one or more run folders")
+    cmp_ = sub.add_parser("compare", help="scores and paired differences of one or more run folders "
+                                          "(with several, the first is the baseline run)")
     cmp_.add_argument("runs", nargs="+")
     cmp_.add_argument("--baseline", help="variant every other variant is compared with")
+    cmp_.add_argument("--allow-diff", action="append", default=[], metavar="FIELD",
+                      help="accept a difference in this manifest pin (repeatable); the output says so")
+    cmp_.add_argument("--detect", type=float, default=3.0, metavar="PTS",
+                      help="difference in points to size seeds for (default 3)")
     cmp_.set_defaults(fn=_compare)
-    srv = sub.add_parser("server", help="start or stop the local Prefect server")
+    rep = sub.add_parser("report", help="write report.md and a self-contained report.html for a run")
+    rep.add_argument("run", help="run folder or its results.parquet")
+    rep.add_argument("--vs", metavar="RUN", help="an earlier run: each variant is compared with itself there")
+    rep.add_argument("--baseline", help="variant every other variant of RUN is compared with")
+    rep.add_argument("--allow-diff", action="append", default=[], metavar="FIELD",
+                     help="with --vs: accept a difference in this manifest pin (repeatable); the report says so")
+    rep.add_argument("--out", help="folder for the report (default: the run folder)")
+    rep.add_argument("--detect", type=float, default=3.0, metavar="PTS",
+                     help="difference in points to size seeds for (default 3)")
+    rep.set_defaults(fn=_report)
+    srv = sub.add_parser("server", help="start the local Prefect server, or stop it and the worker")
     srv.add_argument("action", choices=["start", "stop"])
     srv.set_defaults(fn=_server)
+    serve = sub.add_parser("serve", help="server + work pool + nightly deployment + worker, in the background")
+    serve.set_defaults(fn=_serve)
+    from graders.command import add_commands
+
+    add_commands(sub)  # validate-suite, import-suite
+    from planner.command import add_plan_command
+
+    add_plan_command(sub)  # plan
     args = parser.parse_args(argv)
+    if args.command in ("validate-suite", "import-suite"):
+        return args.fn(args, console)
     return args.fn(args)
 
 

@@ -25,9 +25,32 @@ class TrialStatus(StrEnum):
 
 
 class CaseLimits(BaseModel):
+    """How long the agent and each test may take on one case (``[limits]`` in case.toml)."""
+
     max_steps: int = Field(20, ge=1, description="Model turns the agent may take before it is stopped.")
     wall_clock_s: float = Field(300, gt=0, description="Seconds the agent phase may take in total.")
     test_timeout_s: float = Field(30, gt=0, description="Seconds one public test may run.")
+
+
+class HiddenTests(BaseModel):
+    """A seeded generator of stress tests, run on the grading host after the agent has finished.
+
+    The generator is a stdlib-only Python script in the case folder, run as
+    ``python3 -I GENERATOR --seed N --out DIR``; what it writes is copied into the sandbox only
+    at grading time, so no trajectory can contain it (see docs/SUITES.md for what it writes).
+    """
+
+    generator: str = Field(description="Path of the generator script, relative to the case folder.")
+    seed: int = Field(0, description="Seed the generator gets, so every trial of a case meets the same tests.")
+    timeout_s: float = Field(120, gt=0, description="Seconds the generator may run on the host.")
+
+
+class Checkpoint(BaseModel):
+    """One step of a long task; the progress score is the weighted share of checkpoints reached."""
+
+    name: str = Field(description="Short name; without `tests`, checkpoints/check_<name>.{py,sh} decides it.")
+    weight: float = Field(1.0, gt=0, description="Share of the progress score relative to the other checkpoints.")
+    tests: list[str] = Field([], description="Public tests that must all pass for the checkpoint to count.")
 
 
 class Case(BaseModel):
@@ -43,6 +66,14 @@ class Case(BaseModel):
     pass_to_pass: list[str] = []
     limits: CaseLimits = CaseLimits()
     content_hash: str = Field(description="sha256 over every file of the case folder.")
+    image: str | None = Field(None, description="Sandbox image the case needs; None: the run's image.")
+    hidden: HiddenTests | None = Field(None, description="Generator of hidden stress tests, if the case has one.")
+    checkpoints: list[Checkpoint] = Field([], description="Progress checkpoints (long-horizon cases).")
+    test_runner: str | None = Field(None, description="One script in tests/ that runs every listed test at "
+                                                      "once and reports each by name (SWE-bench style).")
+    test_log_format: Literal["pytest", "nightshift"] = Field("nightshift", description="How test_runner reports.")
+    excluded_tests: list[str] = Field([], description="Tests found flaky on the oracle by validate-suite; run, "
+                                                      "reported, never scored.")
 
     @property
     def workspace_dir(self) -> Path:
@@ -70,20 +101,56 @@ class ExecResult(BaseModel):
 
 
 class TestOutcome(BaseModel):
+    """One graded check: a public test, one hidden stress test, or a progress checkpoint."""
+
     __test__ = False  # not a pytest class
     name: str
-    kind: Literal["fail_to_pass", "pass_to_pass"]
+    kind: Literal["fail_to_pass", "pass_to_pass", "hidden", "checkpoint"]
     passed: bool
     duration_s: float
     detail: str = ""
+    excluded: bool = Field(False, description="Flaky on the oracle: reported, not counted.")
+    weight: float = Field(1.0, description="Checkpoint weight in the progress score.")
+    reward: float | None = Field(None, description="Partial credit in [0, 1] a test reported (Harbor reward files).")
 
 
 class GradeResult(BaseModel):
+    """Everything the grader found; resolved needs every counted public and hidden test to pass."""
+
     tests: list[TestOutcome]
 
     def _count(self, kind: str) -> tuple[int, int]:
-        chosen = [t for t in self.tests if t.kind == kind]
+        chosen = [t for t in self.tests if t.kind == kind and not t.excluded]
         return sum(t.passed for t in chosen), len(chosen)
+
+    @property
+    def hidden(self) -> tuple[int, int]:
+        return self._count("hidden")
+
+    @property
+    def checkpoints(self) -> tuple[int, int]:
+        return self._count("checkpoint")
+
+    @property
+    def excluded(self) -> list[str]:
+        return [t.name for t in self.tests if t.excluded]
+
+    @property
+    def progress(self) -> float:
+        """Weighted share of checkpoints reached; without checkpoints, the share of FAIL_TO_PASS and
+        hidden tests passed (rewards count as partial passes), scaled down by PASS_TO_PASS regressions."""
+        if self.all_passed:
+            return 1.0
+        counted = [t for t in self.tests if not t.excluded]
+        marks = [t for t in counted if t.kind == "checkpoint"]
+        if marks:
+            return round(sum(t.weight for t in marks if t.passed) / sum(t.weight for t in marks), 6)
+        goals = [t for t in counted if t.kind in ("fail_to_pass", "hidden")]
+        if not goals:
+            return 0.0
+        share = sum(t.reward if t.reward is not None else float(t.passed) for t in goals) / len(goals)
+        kept, total = self.p2p
+        return round(share * (kept / total if total else 1.0), 6)
 
     @property
     def f2p(self) -> tuple[int, int]:
@@ -95,7 +162,8 @@ class GradeResult(BaseModel):
 
     @property
     def all_passed(self) -> bool:
-        return bool(self.tests) and all(t.passed for t in self.tests)
+        scored = [t for t in self.tests if t.kind != "checkpoint" and not t.excluded]
+        return bool(scored) and all(t.passed for t in scored)
 
 
 class AgentOutcome(BaseModel):
@@ -131,12 +199,20 @@ class TrialResult(BaseModel):
     f2p_total: int = 0
     p2p_passed: int = 0
     p2p_total: int = 0
+    hidden_passed: int = Field(0, description="Hidden stress tests (generated at grade time) passed.")
+    hidden_total: int = Field(0, description="Hidden stress tests run; public counts stay in f2p_*/p2p_*.")
+    checkpoints_passed: int = Field(0, description="Progress checkpoints reached.")
+    checkpoints_total: int = Field(0, description="Progress checkpoints of the case.")
+    excluded_tests: int = Field(0, description="Tests run but not scored: flaky on the oracle (validate-suite).")
+    progress: float = Field(0.0, ge=0, le=1, description="Partial credit in [0, 1]: checkpoints or test shares.")
     steps: int = 0
     model_calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     rate_limited: int = 0
     retry_wait_s: float = 0.0
+    quota_wait_s: float = Field(0.0, description="Seconds blocked on the model quota (gateway buckets, API slot).")
+    cost_usd: float = Field(0.0, description="Estimated cost from the experiment's price table (0 if unpriced).")
     agent_s: float = 0.0
     grade_s: float = 0.0
     duration_s: float = 0.0

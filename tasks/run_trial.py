@@ -17,7 +17,6 @@ from prefect import task
 
 from experiment.trials import TrialSpec
 from gateway import ModelGateway
-from graders import PublicTestGrader
 from harnesses import ToolAgent
 from nightshift.contracts import Grader, SandboxBackend, SandboxLimits, SandboxSpec
 from nightshift.models import AgentOutcome, GradeResult, TrialResult, TrialStatus
@@ -54,8 +53,9 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         sandbox = ctx.backend.create(SandboxSpec(run_id=spec.run_id, trial_id=spec.trial_id,
                                                  workspace_source=spec.case.workspace_dir, limits=ctx.limits))
         agent = ToolAgent(spec.variant.model, spec.variant.harness)
-        outcome = agent.run(spec.case, sandbox, session, spec.seed,
-                            ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
+        with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
+            outcome = agent.run(spec.case, sandbox, session, spec.seed,
+                                ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
         agent_s = time.monotonic() - t0
         if outcome.ended_by != "infra_error":
             # graded even without a submit, so the counts show how far a stopped agent got
@@ -69,14 +69,18 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
             sandbox.destroy()
     status = decide_status(outcome, grade)
     f2p, p2p = (grade.f2p, grade.p2p) if grade else ((0, len(spec.case.fail_to_pass)), (0, len(spec.case.pass_to_pass)))
+    hidden, marks = (grade.hidden, grade.checkpoints) if grade else ((0, 0), (0, len(spec.case.checkpoints)))
     return TrialResult(
         trial_id=spec.trial_id, run_id=spec.run_id, case_id=spec.case.id, suite=spec.case.suite,
         domain=spec.case.domain, split=spec.case.split, variant=spec.variant.name, model=spec.variant.model,
         model_version=spec.model_version, seed=spec.seed, status=status,
         score=1.0 if status == TrialStatus.resolved else 0.0, reason=outcome.reason,
         f2p_passed=f2p[0], f2p_total=f2p[1], p2p_passed=p2p[0], p2p_total=p2p[1], steps=outcome.steps,
+        hidden_passed=hidden[0], hidden_total=hidden[1], checkpoints_passed=marks[0], checkpoints_total=marks[1],
+        excluded_tests=len(grade.excluded) if grade else 0, progress=grade.progress if grade else 0.0,
         model_calls=session.calls, input_tokens=session.input_tokens, output_tokens=session.output_tokens,
         rate_limited=session.rate_limited, retry_wait_s=round(session.retry_wait_s, 3),
+        quota_wait_s=round(session.quota_wait_s, 3), cost_usd=round(session.cost_usd, 6),
         agent_s=round(agent_s, 3), grade_s=round(grade_s, 3), duration_s=round(time.monotonic() - t0, 3),
         started_at=started_at.isoformat(timespec="milliseconds"),
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),

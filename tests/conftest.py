@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import tempfile
 from pathlib import Path
 
@@ -23,13 +24,30 @@ REPO = Path(__file__).resolve().parent.parent
 BUILTIN = REPO / "suites" / "builtin"
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 @pytest.fixture(scope="session")
 def prefect_server():
-    """A temporary Prefect server (with its own SQLite database) for the whole test session."""
-    from prefect.testing.utilities import prefect_test_harness
+    """A real `prefect server start` (own SQLite database) for the whole session; yields its API URL.
 
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
+    Set for this process (temporary_settings) and for subprocesses (PREFECT_API_URL in the environment).
+    """
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    from deployments.server import ensure_server, stop
+
+    url = ensure_server(port=free_port(), home=_STATE / "prefect-server", state_dir=_STATE)
+    os.environ["PREFECT_API_URL"] = url
+    try:
+        with temporary_settings(updates={PREFECT_API_URL: url}):
+            yield url
+    finally:
+        os.environ.pop("PREFECT_API_URL", None)
+        stop("prefect-server", _STATE)
 
 
 @pytest.fixture(scope="session")

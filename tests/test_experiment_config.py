@@ -44,7 +44,7 @@ def test_invalid_files_name_field_and_fix(tmp_path: Path, body: str, field: str,
 
 def test_missing_suite_folder_is_named(tmp_path: Path) -> None:
     path = write(tmp_path, "name: x\nsuites: [nowhere]\nvariants: [{name: a, model: m}]\n")
-    with pytest.raises(ExperimentError, match=r"field 'suites'.*nowhere.*does not exist"):
+    with pytest.raises(ExperimentError, match=r"field .suites.*nowhere.*not a suite folder"):
         load_experiment(path)
 
 

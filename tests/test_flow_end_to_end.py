@@ -12,6 +12,12 @@ from flows.nightly_eval import nightly_eval
 CASES = ["py-bugfix-slugify", "sh-csv-column-sum", "dt-jsonl-daily-summary"]
 
 
+@pytest.fixture(autouse=True)
+def fixed_code_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pin the code version: an edit elsewhere in a dirty checkout would otherwise start a new run mid-test."""
+    monkeypatch.setattr("experiment.manifest.code_version", lambda: "test-code-version")
+
+
 def experiment(tmp_path: Path, cases: list[str] = CASES, retries: int = 0) -> Path:
     path = tmp_path / "exp.yaml"
     path.write_text(f"""

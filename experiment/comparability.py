@@ -1,0 +1,111 @@
+"""May two runs be compared? Only when they differ in what is being compared (the variants).
+
+Every other pin that changes outcomes must match: the resolved version of any model both runs use,
+the sandbox identity (image digest) and limits, the suite hash and case list, the seeds and the
+grader version. Code and package versions are reported but do not refuse, since a change of the
+harness code is often exactly what a night compares. ``--allow-diff FIELD`` accepts one field
+explicitly; the report then says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from experiment.manifest import RunManifest
+
+GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", "cases", "seeds", "grader_version")
+NOTED = ("code_version", "packages", "python")
+
+
+class NotComparable(ValueError):
+    """Two runs differ in a pin that decides outcomes; the message lists every such pin."""
+
+
+@dataclass(frozen=True)
+class PinDifference:
+    field: str
+    a: str
+    b: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.a}  ≠  {self.b}"
+
+
+def _short(value: object, limit: int = 80) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _case_difference(a: dict[str, str], b: dict[str, str]) -> PinDifference | None:
+    only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+    changed = sorted(c for c in set(a) & set(b) if a[c] != b[c])
+    if not (only_a or only_b or changed):
+        return None
+    parts_a = [f"only here: {_short(only_a)}"] if only_a else []
+    parts_b = [f"only here: {_short(only_b)}"] if only_b else []
+    if changed:
+        parts_a.append(f"content differs: {_short(changed)}")
+    return PinDifference("cases", "; ".join(parts_a) or "-", "; ".join(parts_b) or "-")
+
+
+def _model_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
+    """A model name both runs use must have resolved to the same version in both."""
+    versions_a = {pin.model: pin.version for pin in a.models.values()}
+    versions_b = {pin.model: pin.version for pin in b.models.values()}
+    return [PinDifference(f"model_version[{name}]", versions_a[name], versions_b[name])
+            for name in sorted(set(versions_a) & set(versions_b)) if versions_a[name] != versions_b[name]]
+
+
+def differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
+    """Every pin that differs between two runs, guarded ones first."""
+    found = _model_differences(a, b)
+    for name in GUARDED[1:] + NOTED:
+        if name == "cases":
+            diff = _case_difference(a.cases, b.cases)
+            found += [diff] if diff else []
+        elif getattr(a, name) != getattr(b, name):
+            found.append(PinDifference(name, _short(getattr(a, name)), _short(getattr(b, name))))
+    return found
+
+
+def _base_field(diff: PinDifference) -> str:
+    return diff.field.split("[", 1)[0]
+
+
+def check_comparable(a: RunManifest, b: RunManifest, allow: set[str] = frozenset()) -> list[PinDifference]:
+    """Raise NotComparable listing every guarded difference not allowed; return the allowed/noted ones."""
+    unknown = allow - set(GUARDED)
+    if unknown:
+        raise ValueError(f"--allow-diff {sorted(unknown)}: not a guarded pin; choose from {', '.join(GUARDED)}")
+    found = differences(a, b)
+    refused = [d for d in found if _base_field(d) in GUARDED and _base_field(d) not in allow]
+    if refused:
+        lines = [f"runs {a.run_id} and {b.run_id} are not comparable; these pins differ:"]
+        lines += [f"  {d}" for d in refused]
+        lines.append("compare runs that differ only in their variants, or accept one pin with --allow-diff FIELD")
+        raise NotComparable("\n".join(lines))
+    return found
+
+
+def manifest_of(run: str | Path) -> RunManifest:
+    """The manifest of a run folder (or of the folder holding a results.parquet)."""
+    path = Path(run)
+    folder = path if path.is_dir() else path.parent
+    if not (folder / "manifest.json").is_file():
+        raise NotComparable(f"{folder}: no manifest.json, so nothing says what this run pinned; pass a run folder "
+                            f"written by nightshift run")
+    return RunManifest.read(folder / "manifest.json")
+
+
+def guard_runs(runs: list[str], allow: set[str]) -> list[str]:
+    """Check every run against the first; return the lines a report must show (allowed and noted pins)."""
+    if len(runs) < 2:
+        return []
+    first = manifest_of(runs[0])
+    lines = []
+    for other in runs[1:]:
+        for diff in check_comparable(first, manifest_of(other), allow):
+            kind = "allowed by --allow-diff" if _base_field(diff) in GUARDED else "differs (not guarded)"
+            lines.append(f"comparability: {diff.field} {kind}: {diff.a} vs {diff.b}")
+    return lines

@@ -1,0 +1,205 @@
+"""A night spread over a Prefect work pool: the parent deals its trials into child flow runs of `nightly-shard`.
+
+Parent side (``run_shards``, called by nightly-eval when the experiment has ``shards``): whole case
+blocks are dealt into ``shards.count`` shards of about equal predicted work, longest-first inside
+each, and every shard is launched as a flow run of the shard deployment with ``run_deployment(...,
+timeout=0, idempotency_key=KEY)``. KEY is the parent flow run's id + the run id + the shard, so a
+retried parent (the same flow run, as the UI's Retry and flow ``retries`` make it) gets back the
+child runs it already made, running or finished, instead of making new ones. A child that ends
+failed or crashed is launched again under the next key (``shards.retries``); its finished trials are
+cached by trial id, so the new run does only the rest. While they run, the parent publishes
+progress and the planner's ETA from the result files the children write.
+
+Child side (``nightly_shard``): reads the manifest the parent wrote (it never pins again, so it runs
+exactly the parent's trial ids), refuses a worker whose sandbox identity differs from the pins, and
+runs its trials with ``run_all`` in its own process, with its slice of the concurrency and quota.
+
+Every worker must see the run folder and the trial cache at the same path (one machine, or a shared
+filesystem) and hold the API key in its environment; see docs/SCALING.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, get_run_logger
+
+from experiment.config import load_experiment
+from experiment.manifest import RunManifest
+from experiment.trials import expand_trials
+from planner import Capacity, NightClock, TrialLoad, deal_shards
+from planner.night import NightPlan, capacity_of
+from planner.schedule import case_block
+
+
+class ShardError(RuntimeError):
+    """A shard cannot run on this worker; the message says what differs and what to fix."""
+
+
+@dataclass
+class ShardOutcome:
+    """How one shard ended: its trials and every child flow run it took."""
+
+    shard: int
+    trial_ids: list[str]
+    flow_runs: list[str] = field(default_factory=list)
+    state: str = "PENDING"
+
+
+def shard_key(parent: str, run_id: str, shard: int, count: int, attempt: int = 0) -> str:
+    """The idempotency key of one attempt of one shard: stable across retries of the same parent."""
+    key = f"{parent}:{run_id}:shard-{shard + 1}-of-{count}"
+    return key if attempt == 0 else f"{key}:rerun-{attempt}"
+
+
+def _pause(seconds: float) -> None:
+    """The parent's wait between checks on its children (a seam for tests that crash the parent here)."""
+    time.sleep(seconds)
+
+
+def _parent_key() -> str:
+    from prefect.runtime import flow_run
+
+    if not flow_run.id:
+        raise ShardError("run_shards needs a parent flow run (or an explicit parent_key)")
+    return str(flow_run.id)
+
+
+def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, endpoint: Any,
+               parent_key: str | None = None) -> list[ShardOutcome]:
+    """Run the planned night as ``exp.shards.count`` child flow runs; returns when every shard has ended."""
+    from prefect.artifacts import create_progress_artifact, update_progress_artifact
+    from prefect.client.orchestration import get_client
+    from prefect.deployments import run_deployment
+
+    logger = get_run_logger()
+    settings, count = exp.shards, exp.shards.count
+    parent = parent_key or _parent_key()
+    groups = deal_shards(list(range(len(plan.specs))), count, lambda i: plan.loads[i].duration_s,
+                         block=lambda i: case_block(plan.specs[i]))
+    concurrency, share = max(1, math.ceil(exp.concurrency / count)), exp.model.share / count
+    cap = plan.capacity
+    capacity = Capacity(concurrency, cap.requests_per_minute and cap.requests_per_minute / count,
+                        cap.tokens_per_minute and cap.tokens_per_minute / count, cap.gpu_cards)
+    outcomes = [ShardOutcome(k, [plan.specs[i].trial_id for i in g]) for k, g in enumerate(groups)]
+    results = run_dir / "results"
+    before = {p.stem for p in results.glob("*.json")} if results.is_dir() else set()
+    clocks = [NightClock([plan.loads[i] for i in g], capacity) for g in groups]
+    seen: list[set[str]] = [set() for _ in groups]
+    position = [{t: i for i, t in enumerate(o.trial_ids)} for o in outcomes]
+
+    def launch(o: ShardOutcome) -> None:
+        attempt = len(o.flow_runs)
+        parameters = {"experiment_file": str(experiment_file), "run_dir": str(run_dir), "trial_ids": o.trial_ids,
+                      "predicted_s": [round(plan.loads[i].duration_s, 2) for i in groups[o.shard]],
+                      "concurrency": concurrency, "share": share,
+                      # a simulator started by the parent is reachable from this host only (docs/SCALING.md)
+                      "endpoint_url": endpoint.base_url if endpoint.simulated else None,
+                      "endpoint_key": endpoint.api_key if endpoint.simulated else None}
+        child = run_deployment(settings.deployment, parameters=parameters, timeout=0,
+                               idempotency_key=shard_key(parent, run_dir.name, o.shard, count, attempt),
+                               flow_run_name=f"{run_dir.name}-shard-{o.shard + 1}of{count}"
+                                             + (f"-rerun{attempt}" if attempt else ""))
+        o.flow_runs.append(str(child.id))
+        logger.info("shard %d/%d: %d trials → flow run %s", o.shard + 1, count, len(o.trial_ids), child.id)
+
+    for o in outcomes:
+        launch(o)
+    total = len(plan.specs)
+    progress = create_progress_artifact(progress=0.0, key="nightly-eval-progress",
+                                        description=f"trials done of {total} in {count} shards")
+    pending = set(range(count))
+    while pending:
+        present = {p.stem for p in results.glob("*.json")} if results.is_dir() else set()
+        now = time.monotonic()
+        for k, o in enumerate(outcomes):
+            for trial in sorted(set(o.trial_ids) & present - seen[k], key=position[k].get):
+                seen[k].add(trial)
+                clocks[k].finished(position[k][trial], now, cached=trial in before)
+        done = sum(len(s) for s in seen)
+        left = max(c.remaining_s(now) for c in clocks)
+        line = f"trials with a result: {done}/{total} in {count} shards; ETA in {left / 60:.1f} min (planner)"
+        update_progress_artifact(progress, progress=100.0 * done / total, description=line)
+        with get_client(sync_client=True) as client:
+            for k in sorted(pending):
+                o = outcomes[k]
+                state = client.read_flow_run(o.flow_runs[-1]).state
+                if state is None or not state.is_final():
+                    continue
+                o.state = state.type.value
+                if state.is_completed():
+                    pending.discard(k)
+                elif len(o.flow_runs) <= settings.retries:
+                    logger.warning("shard %d/%d ended %s; launching it again", k + 1, count, o.state)
+                    launch(o)
+                else:
+                    logger.error("shard %d/%d ended %s after %d runs", k + 1, count, o.state, len(o.flow_runs))
+                    pending.discard(k)
+        if pending:
+            _pause(settings.poll_s)
+    logger.info(line)
+    return outcomes
+
+
+@flow(name="nightly-shard", log_prints=True)
+def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], concurrency: int, share: float,
+                  predicted_s: list[float] | None = None, endpoint_url: str | None = None,
+                  endpoint_key: str | None = None) -> dict:
+    """Run these trials of a night the parent pinned (run_dir/manifest.json), ``concurrency`` at a time."""
+    from prefect.runtime import flow_run
+
+    from flows.nightly_eval import load_run_cases, run_all
+    from gateway import ModelGateway
+    from graders import PublicTestGrader
+    from sandbox import backend_for
+    from tasks.results import result_path
+    from tasks.run_trial import TrialContext
+
+    logger = get_run_logger()
+    path, run = Path(experiment_file).resolve(), Path(run_dir)
+    exp = load_experiment(path)
+    manifest = RunManifest.read(run / "manifest.json")
+    backend = backend_for(exp.sandbox.backend, exp.sandbox.image)
+    if backend.identity() != manifest.sandbox_identity:
+        raise ShardError(f"worker {os.uname().nodename}: sandbox identity {backend.identity()} differs from the "
+                         f"run's pin {manifest.sandbox_identity}; give every worker the same image")
+    backend.reap()
+    by_id = {s.trial_id: s for s in expand_trials(manifest, load_run_cases(exp, path), exp.variants)}
+    missing = [t for t in trial_ids if t not in by_id]
+    if missing:
+        raise ShardError(f"worker {os.uname().nodename}: {len(missing)} of this shard's trials are not trials of "
+                         f"{path} here (first {missing[0][:12]}): its cases differ from the parent's; give every "
+                         f"worker the same checkout")
+    base_url, key = endpoint_url or exp.model.base_url, endpoint_key or os.environ.get(exp.model.api_key_env)
+    if not base_url or not key:
+        raise ShardError(f"worker {os.uname().nodename}: no model endpoint: set model.base_url in {path} and "
+                         f"export {exp.model.api_key_env} on every worker")
+    gateway = ModelGateway.from_settings(base_url, key, exp.model.model_copy(update={"share": share}),
+                                         concurrency_slots=concurrency)
+    ctx = TrialContext(run_dir=run, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
+                       grader=PublicTestGrader())
+    cap = capacity_of(exp)
+    scale = share / exp.model.share
+    capacity = Capacity(concurrency, cap.requests_per_minute and cap.requests_per_minute * scale,
+                        cap.tokens_per_minute and cap.tokens_per_minute * scale, cap.gpu_cards)
+    loads = [TrialLoad(p) for p in predicted_s] if predicted_s and len(predicted_s) == len(trial_ids) else None
+    logger.info("shard of %s: %d trials, concurrency %d, quota share %.3f", run.name, len(trial_ids), concurrency,
+                share)
+    started = datetime.now(UTC).isoformat(timespec="milliseconds")
+    run_all([by_id[t] for t in trial_ids], ctx, concurrency, exp.output_dir / ".trial-cache", exp.infra_retries,
+            loads=loads, capacity=capacity)
+    record = {"flow_run": str(flow_run.id), "worker": os.environ.get("PREFECT__WORKER_NAME"),
+              "host": os.uname().nodename, "pid": os.getpid(), "trials": len(trial_ids),
+              "with_result": sum(result_path(run, t).is_file() for t in trial_ids), "started_at": started,
+              "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds")}
+    # which worker ran which trials, next to the results (operators ask; the two-worker test checks it)
+    (run / "shards").mkdir(exist_ok=True)
+    (run / "shards" / f"{flow_run.id}.json").write_text(json.dumps(record, indent=1))
+    return record

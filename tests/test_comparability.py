@@ -1,0 +1,64 @@
+"""Two runs may be compared only when they differ in what is being compared."""
+
+import pytest
+
+from experiment.comparability import NotComparable, check_comparable, differences
+from experiment.manifest import ModelPin, RunManifest
+
+
+def manifest(**changes) -> RunManifest:
+    base = dict(
+        experiment="nightly", variants={"a": {"name": "a"}}, models={"a": ModelPin(model="m", version="m-2026-01")},
+        endpoint="simulator", sandbox_backend="docker", sandbox_image="img", sandbox_identity="sha256:aaa",
+        sandbox_limits={"memory_mb": 1024}, suite_hash="s1", cases={"c1": "h1", "c2": "h2"}, seeds=[1, 2],
+        grader_version="public-tests/1", code_version="abc", python="3.11.7", packages={"prefect": "3.9.1"},
+    )
+    return RunManifest(**{**base, **changes})
+
+
+def test_identical_pins_and_a_different_variant_are_comparable() -> None:
+    other = manifest(variants={"b": {"name": "b"}}, models={"b": ModelPin(model="n", version="n-1")})
+    assert check_comparable(manifest(), other) == []
+
+
+def test_code_change_is_noted_not_refused() -> None:
+    found = check_comparable(manifest(), manifest(code_version="def"))
+    assert [d.field for d in found] == ["code_version"]
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"models": {"a": ModelPin(model="m", version="m-2026-02")}}, "model_version[m]"),
+    ({"sandbox_identity": "sha256:bbb"}, "sandbox_identity"),
+    ({"suite_hash": "s2"}, "suite_hash"),
+    ({"seeds": [1, 2, 3]}, "seeds"),
+    ({"grader_version": "public-tests/2"}, "grader_version"),
+    ({"cases": {"c1": "h1", "c3": "h3"}}, "cases"),
+])
+def test_each_guarded_pin_refuses_and_is_named(changes, field) -> None:
+    with pytest.raises(NotComparable) as err:
+        check_comparable(manifest(), manifest(**changes))
+    assert field in str(err.value)
+    assert "--allow-diff" in str(err.value)
+
+
+def test_message_lists_every_differing_pin_and_allow_overrides_one() -> None:
+    b = manifest(seeds=[7], sandbox_identity="sha256:bbb", cases={"c1": "h1", "c2": "changed"})
+    with pytest.raises(NotComparable) as err:
+        check_comparable(manifest(), b)
+    message = str(err.value)
+    assert "seeds" in message and "sandbox_identity" in message and "content differs: ['c2']" in message
+    with pytest.raises(NotComparable) as err:
+        check_comparable(manifest(), b, allow={"seeds"})
+    assert "seeds" not in str(err.value)
+    allowed = check_comparable(manifest(), b, allow={"seeds", "sandbox_identity", "cases"})
+    assert {d.field for d in allowed} == {"seeds", "sandbox_identity", "cases"}
+
+
+def test_unknown_allow_field_is_an_error() -> None:
+    with pytest.raises(ValueError, match="not a guarded pin"):
+        check_comparable(manifest(), manifest(), allow={"colour"})
+
+
+def test_differences_lists_noted_pins_too() -> None:
+    fields = [d.field for d in differences(manifest(), manifest(packages={"prefect": "3.10"}, python="3.12"))]
+    assert fields == ["packages", "python"]

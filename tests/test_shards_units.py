@@ -1,0 +1,54 @@
+"""Sharding without a server: idempotency keys, the prefect.yaml deployment, the job templates, the config."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from experiment.config import ExperimentError, load_experiment
+from flows.shards import shard_key
+from tests.conftest import REPO
+
+TEMPLATES = REPO / "deployments" / "templates"
+
+
+def test_shard_keys_are_stable_per_parent_and_attempt() -> None:
+    assert shard_key("p1", "night-abc", 0, 4) == shard_key("p1", "night-abc", 0, 4) == "p1:night-abc:shard-1-of-4"
+    assert shard_key("p1", "night-abc", 0, 4, attempt=1) == "p1:night-abc:shard-1-of-4:rerun-1"
+    keys = {shard_key(p, "night-abc", k, 4, a) for p in ("p1", "p2") for k in range(4) for a in range(2)}
+    assert len(keys) == 16  # another parent, shard or attempt never collides
+
+
+def test_prefect_yaml_deploys_the_shard_flow() -> None:
+    deployments = {d["name"]: d for d in yaml.safe_load((REPO / "prefect.yaml").read_text())["deployments"]}
+    shard = deployments["shard"]
+    assert shard["entrypoint"] == "flows/shards.py:nightly_shard"
+    assert "schedules" not in shard  # only the parent starts shards
+    path, name = shard["entrypoint"].split(":")
+    assert f"def {name}(" in (REPO / path).read_text()
+
+
+@pytest.mark.parametrize("kind", ["docker", "kubernetes"])
+def test_job_templates_declare_every_variable_they_use(kind: str) -> None:
+    template = json.loads((TEMPLATES / f"{kind}.json").read_text())
+    used = set(re.findall(r"{{\s*(\w+)\s*}}", json.dumps(template["job_configuration"])))
+    declared = set(template["variables"]["properties"])
+    assert used <= declared, f"{kind}.json uses undeclared variables {used - declared}"
+    assert template["variables"]["properties"]["image"]["default"] == "nightshift:latest"
+    assert "NIGHTSHIFT_API_KEY" not in json.dumps(template["variables"]["properties"]["env"]["default"])
+
+
+def test_shards_and_gpu_settings_are_checked(tmp_path: Path) -> None:
+    exp = tmp_path / "exp.yaml"
+    exp.write_text("name: n\nvariants: [{name: a, model: sim-strong}]\nshards: {count: 4}\n"
+                   "gpu: {cards: [GPU-a, GPU-b]}\nschedule: {history: none}\n")
+    loaded = load_experiment(exp)
+    assert loaded.shards.count == 4 and loaded.shards.deployment == "nightly-shard/shard"
+    assert loaded.gpu.cards == ["GPU-a", "GPU-b"] and loaded.schedule.history == "none"
+    exp.write_text("name: n\nvariants: [{name: a, model: sim-strong}]\nshards: {count: 0}\n")
+    with pytest.raises(ExperimentError, match="shards.count"):
+        load_experiment(exp)
