@@ -108,6 +108,11 @@ def _serve(args: argparse.Namespace) -> int:
     with console.status("creating the work pool and applying prefect.yaml ..."):
         deploy(url)
     stop("worker")
+    from sandbox.factory import reap_leftovers
+
+    reaped = reap_leftovers()  # a worker that died with kill -9 left sandboxes behind; clear them first
+    if any(reaped.values()):
+        console.print(f"removed sandboxes left by dead runs: {reaped}")
     worker = start_worker(url)
     # point the user's own `prefect` CLI at this server (their default profile), so the documented
     # `prefect deployment run nightly-eval/nightly` reaches it

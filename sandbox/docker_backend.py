@@ -135,7 +135,8 @@ class DockerSandbox:
 class DockerBackend:
     name = "docker"
 
-    def __init__(self, image: str):
+    def __init__(self, image: str | None):
+        """``image`` None gives a backend that can only reap (at worker start, before any run is known)."""
         import docker
 
         try:
@@ -145,7 +146,7 @@ class DockerBackend:
             raise RuntimeError(f"sandbox.backend 'docker': no docker engine reachable ({exc}); start dockerd "
                                f"or use backend 'bubblewrap'") from exc
         self.image = image
-        self.image_id = resolve_image(self.client, image)
+        self.image_id = resolve_image(self.client, image) if image is not None else None
 
     def identity(self) -> str:
         """The image id every container of this run uses (re-checked, so a moved tag is refused here too)."""
