@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 from nightshift.contracts import SandboxSpec
@@ -23,6 +24,8 @@ from sandbox.owner import Owner
 from sandbox.paths import SandboxPathError, host_path, read_regular
 
 SANDBOX_UID = 65534  # "nobody": sandbox commands never run as root, on either backend
+STAGING_SUFFIX = ".creating"
+STAGING_GRACE_S = 60
 
 
 def sandbox_root() -> Path:
@@ -54,9 +57,13 @@ class SandboxFolder:
     def create(cls, sandbox_id: str, spec: SandboxSpec, extra: dict | None = None) -> SandboxFolder:
         folder = cls(sandbox_root() / sandbox_id)
         folder.path.parent.mkdir(parents=True, exist_ok=True)
-        folder.path.mkdir(mode=0o755)
+        # the folder appears under its real name only with its owner record inside: a kill at any
+        # point leaves either a labelled folder or a staging one, and the reaper knows both
+        staging = folder.path.with_name(f".{sandbox_id}{STAGING_SUFFIX}")
+        staging.mkdir(mode=0o755)
         record = {**Owner.me(spec.run_id, spec.trial_id).model_dump(), **(extra or {})}
-        folder.owner_file.write_text(json.dumps(record))
+        (staging / "owner.json").write_text(json.dumps(record))
+        staging.rename(folder.path)
         try:
             folder.disk.create(spec.limits.disk_mb, SANDBOX_UID)
             folder._read_limit = spec.limits.disk_mb * 1024 * 1024
@@ -104,14 +111,18 @@ class SandboxFolder:
 
 
 def orphaned_folders(prefix: str, keep_run_ids: set[str] | None = None) -> list[SandboxFolder]:
-    """Folders of this backend whose creator is dead; folders without our owner record are never listed."""
+    """Folders of this backend whose creator is dead; folders without our owner record are never listed,
+    except our own staging folders (``.<prefix>…<STAGING_SUFFIX>``) abandoned for a minute or more."""
     root = sandbox_root()
     found = []
     for path in sorted(root.iterdir()) if root.is_dir() else []:
         folder = SandboxFolder(path)
-        owner = folder.owner() if path.name.startswith(prefix) else None
+        staging = path.name.startswith(f".{prefix}") and path.name.endswith(STAGING_SUFFIX)
+        owner = folder.owner() if path.name.startswith(prefix) or staging else None
         if owner is not None and owner.orphaned(keep_run_ids):
             found.append(folder)
+        elif staging and owner is None and time.time() - path.stat().st_mtime > STAGING_GRACE_S:
+            found.append(folder)  # killed between mkdir and writing the owner record
     return found
 
 
