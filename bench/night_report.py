@@ -55,7 +55,9 @@ def report(raw: dict, minute_s: float) -> str:
         f"started {raw['max_first_start_s']:.2f} s in",
         f"quota: {ok:,} requests served, {rejected} rejected (429); trials waited {raw['quota_wait_s']:.0f} s for "
         f"quota in total ({raw['quota_wait_s'] / max(1e-9, raw['mean_trial_s'] * raw['rows']):.1%} of all work); "
-        f"trial bodies ran {raw['body_overrun_s']:.0f} s longer than planned in total, quota waits included",
+        f"trial bodies ran {raw['body_overrun_s']:.0f} s longer than planned in total, quota waits included; the "
+        f"simulator charged >= 95 % of the tokens/min quota in {raw['tokens_saturated']:.0%} of 5-s windows "
+        f"(requests/min: {raw['requests_saturated']:.0%})",
         f"peak memory: bench process (flow, {raw['args']['concurrency']} threads, gateway) {raw['bench_mib']:.0f} MiB, "
         f"Prefect server {raw['server_mib']:.0f} MiB, simulator {raw['simulator_mib']:.0f} MiB",
         f"planner before the night (last night's history): {raw['forecast_s']:.1f} s predicted vs {makespan:.1f} s "

@@ -67,7 +67,8 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
     progress = create_progress_artifact(progress=0.0, key="nightly-eval-progress",
                                         description=f"trials done of {len(specs)}")
     with ThreadPoolTaskRunner(max_workers=concurrency) as runner:
-        clock = NightClock(loads or [TrialLoad(1.0)] * len(specs), capacity or Capacity(concurrency))
+        clock = NightClock(loads or [TrialLoad(1.0)] * len(specs), capacity or Capacity(concurrency),
+                           prior_weight=0.25 if loads else 0.0)
         # quote: Prefect would otherwise walk the whole context (gateway, backend, ...) for every trial
         futures = runner.map(trial_task, {"spec": specs, "ctx": unmapped(quote(ctx))})
         position = {future.task_run_id: i for i, future in enumerate(futures)}
@@ -119,7 +120,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             run_shards(night, exp, path, run_dir, endpoint)
         else:
             run_all(night.specs, ctx, exp.concurrency, exp.output_dir / ".trial-cache", exp.infra_retries,
-                    loads=night.loads, capacity=night.capacity)
+                    loads=night.loads if night.history else None, capacity=night.capacity)
         served = endpoint.simulator_requests()
     rows = read_results(run_dir, [s.trial_id for s in specs])
     parquet = write_parquet(rows, run_dir / "results.parquet")

@@ -91,14 +91,15 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
     outcomes = [ShardOutcome(k, [plan.specs[i].trial_id for i in g]) for k, g in enumerate(groups)]
     results = run_dir / "results"
     before = {p.stem for p in results.glob("*.json")} if results.is_dir() else set()
-    clocks = [NightClock([plan.loads[i] for i in g], capacity) for g in groups]
+    prior = 0.25 if plan.history else 0.0  # without history the loads are placeholders
+    clocks = [NightClock([plan.loads[i] for i in g], capacity, prior_weight=prior) for g in groups]
     seen: list[set[str]] = [set() for _ in groups]
     position = [{t: i for i, t in enumerate(o.trial_ids)} for o in outcomes]
 
     def launch(o: ShardOutcome) -> None:
         attempt = len(o.flow_runs)
         parameters = {"experiment_file": str(experiment_file), "run_dir": str(run_dir), "trial_ids": o.trial_ids,
-                      "predicted_s": [round(plan.loads[i].duration_s, 2) for i in groups[o.shard]],
+                      "predicted_s": [round(plan.loads[i].duration_s, 2) for i in groups[o.shard]] if prior else None,
                       "concurrency": concurrency, "share": share,
                       # a simulator started by the parent is reachable from this host only (docs/SCALING.md)
                       "endpoint_url": endpoint.base_url if endpoint.simulated else None,

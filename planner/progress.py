@@ -5,7 +5,11 @@ clock knows which trials are running and since when from the completions alone: 
 order starts at time 0 if ``i < concurrency``, else at the ``(i - concurrency + 1)``-th completion.
 The ETA simulates the running trials (what their predictions say is left) and the pending ones,
 every prediction scaled by actual / predicted slot time of the trials that ended here (cache hits,
-which end at once, are not evidence of speed and are left out).
+which end at once, are not evidence of speed and are left out) and of those still running (at least
+what they have run so far). The scale starts at 1 and moves with the evidence: predictions from history
+count as ``prior_weight`` of the night's predicted work run exactly as predicted. That matters because
+longest-first runs the trials predicted longest first, and those are the ones most likely to have been
+over-predicted: unshrunk, the first trials to end would make every ETA early.
 """
 
 from __future__ import annotations
@@ -22,8 +26,11 @@ MIN_EVIDENCE = 5
 class NightClock:
     """Tracks one night's completions and predicts its end."""
 
-    def __init__(self, loads: Sequence[TrialLoad], capacity: Capacity, started: float | None = None) -> None:
+    def __init__(self, loads: Sequence[TrialLoad], capacity: Capacity, started: float | None = None,
+                 prior_weight: float = 0.25) -> None:
+        """``prior_weight``: 0 when ``loads`` are placeholders (no history), so only this night's trials count."""
         self.loads = list(loads)
+        self.prior_s = prior_weight * sum(t.duration_s for t in self.loads)
         self.capacity = capacity
         self.started = time.monotonic() if started is None else started
         self.done: set[int] = set()
@@ -62,16 +69,15 @@ class NightClock:
         """Actual / predicted slot time (1 until enough trials have ended here). With ``now``, trials still
         running count too, at least as long as they have run: the first trials to end are the ones that ran
         short, and without them the scale would start low."""
-        if len(self.done) < min(MIN_EVIDENCE, len(self.loads)) or self._predicted <= 0:
+        if not self.prior_s and (len(self.done) < min(MIN_EVIDENCE, len(self.loads)) or self._predicted <= 0):
             return 1.0
-        k = self._actual / self._predicted
-        if now is None:
-            return k
-        actual, predicted = self._actual, self._predicted
-        for i in self._running():
-            start, pred = self.start_of(i), self.loads[i].duration_s
-            actual += max(now - (start if start is not None else now), pred * k)
-            predicted += pred
+        actual, predicted = self._actual + self.prior_s, self._predicted + self.prior_s
+        if now is not None:
+            k = actual / predicted
+            for i in self._running():
+                start, pred = self.start_of(i), self.loads[i].duration_s
+                actual += max(now - (start if start is not None else now), pred * k)
+                predicted += pred
         return actual / predicted
 
     def remaining_s(self, now: float | None = None) -> float:

@@ -141,7 +141,7 @@ def test_history_learns_per_case_and_variant_means(tmp_path: Path) -> None:
 
 def test_clock_knows_which_trials_run_and_predicts_the_end() -> None:
     loads = [TrialLoad(100)] * 6
-    clock = NightClock(loads, Capacity(2), started=0.0)
+    clock = NightClock(loads, Capacity(2), started=0.0, prior_weight=0.0)
     assert clock.start_of(1) == 0.0 and clock.start_of(2) is None
     clock.finished(0, now=100)
     assert clock.start_of(2) == 100
@@ -155,7 +155,7 @@ def test_clock_knows_which_trials_run_and_predicts_the_end() -> None:
 
 
 def test_clock_learns_that_trials_run_slower_than_predicted() -> None:
-    clock = NightClock([TrialLoad(10)] * 20, Capacity(5), started=0.0)
+    clock = NightClock([TrialLoad(10)] * 20, Capacity(5), started=0.0, prior_weight=0.0)
     for i in range(5):
         clock.finished(i, now=20.0)
     assert clock.scale() == pytest.approx(2.0)
@@ -199,3 +199,41 @@ def test_plan_command_learns_from_last_nights_parquet(tmp_path: Path, capsys: py
     out = capsys.readouterr().out
     assert code == 0
     assert "learned from" in out and "10 cases" in out and "longest 14m00s" in out
+
+
+def test_clock_is_not_fooled_by_the_first_trials_to_end_being_the_short_ones() -> None:
+    clock = NightClock([TrialLoad(10)] * 30, Capacity(10), started=0.0, prior_weight=0.0)
+    for i in range(5):  # half the first wave ended early ...
+        clock.finished(i, now=5.0)
+    assert clock.scale() == pytest.approx(0.5)
+    # ... but the other half is still running at 15 s: the night is slower than predicted, not faster
+    assert clock.scale(now=15.0) >= 1.0  # each has run at least 15 s of a predicted 10
+    assert clock.remaining_s(now=15.0) >= 2 * 10  # the 15 trials not started take two waves at least
+
+
+def test_plan_command_counts_an_experiments_trials_and_learns_from_its_last_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    cases = ["py-bugfix-slugify", "sh-csv-column-sum", "dt-jsonl-daily-summary"]
+    exp = tmp_path / "planned.yaml"
+    exp.write_text(f"name: planned\ncases: {cases}\nvariants: [{{name: a, model: sim-strong}}, "
+                   f"{{name: b, model: sim-weak}}]\nseeds: [1, 2, 3]\nconcurrency: 2\noutput_dir: out\n"
+                   f"model: {{requests_per_minute: 60, share: 0.5}}\n")
+    rows = [_row(c, v, 1, 600 if c == "sh-csv-column-sum" else 60, 1000) for c in cases for v in "ab"]
+    write_parquet(rows, tmp_path / "out" / "planned-0123456789ab" / "results.parquet")
+    assert main(["plan", "--experiment", str(exp), "--deadline", "2h"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("18 trials") and "planned-0123456789ab" in out
+    assert "quota: 30 requests/min" in out  # the experiment's quota times its share
+    assert "at concurrency 2: predicted finish in 36m00s" in out  # (6 × 10 min + 12 × 1 min) / 2 slots
+
+
+def test_predictions_from_history_give_way_to_evidence_gradually() -> None:
+    loads = [TrialLoad(10)] * 40  # 400 s predicted; the prior counts as 100 s run as predicted
+    clock = NightClock(loads, Capacity(10), started=0.0)
+    assert clock.scale() == 1.0
+    for i in range(10):
+        clock.finished(i, now=20.0)  # the first wave took twice its prediction
+    assert clock.scale() == pytest.approx((200 + 100) / (100 + 100))
+    for i in range(10, 40):
+        clock.finished(i, now=20.0 + 20 * (1 + (i - 10) // 10))
+    assert clock.scale() == pytest.approx((800 + 100) / (400 + 100))

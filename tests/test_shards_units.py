@@ -52,3 +52,13 @@ def test_shards_and_gpu_settings_are_checked(tmp_path: Path) -> None:
     exp.write_text("name: n\nvariants: [{name: a, model: sim-strong}]\nshards: {count: 0}\n")
     with pytest.raises(ExperimentError, match="shards.count"):
         load_experiment(exp)
+
+
+def test_the_server_accepts_the_job_templates(prefect_server: str) -> None:
+    """What the docs tell an operator to run; the server checks the template against its variables."""
+    from deployments.server import prefect_cli
+
+    for kind in ("docker", "kubernetes"):
+        created = prefect_cli("work-pool", "create", f"nightshift-{kind}-check", "--type", kind, "--overwrite",
+                              "--base-job-template", str(TEMPLATES / f"{kind}.json"), url=prefect_server, check=False)
+        assert created.returncode == 0, created.stdout + created.stderr
