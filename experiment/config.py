@@ -142,6 +142,14 @@ class Experiment(_Strict):
     concurrency: int = Field(4, ge=1, le=1024,
                              description="Trials in flight at once (with shards: in all of them together).")
     infra_retries: int = Field(2, ge=0, le=10, description="Retries of a trial that ended in infra_error.")
+    result_storage: str | None = Field(
+        None, description="Where finished trials are cached (what makes a re-run skip them): unset uses "
+        "<output_dir>/.trial-cache; a Prefect storage block slug such as 's3-bucket/nightshift-results' "
+        "(prefect-aws) puts it where every worker can read it.")
+
+    def trial_cache(self) -> Path | str:
+        """The Prefect result storage for trial results: a block slug, or the local cache folder."""
+        return self.result_storage or self.output_dir / ".trial-cache"
     sandbox: SandboxSettings = SandboxSettings()
     model: ModelEndpoint = ModelEndpoint()
     output_dir: Path = Field(Path("runs"), description="Where run folders are written (relative to this file).")

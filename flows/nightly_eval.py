@@ -53,13 +53,14 @@ def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url:
     return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION)
 
 
-def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path, retries: int,
+def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path | str, retries: int,
             loads: list[TrialLoad] | None = None, capacity: Capacity | None = None,
             trial_task: Task = run_trial) -> NightClock:
     """Map run_trial over every trial in order, at most ``concurrency`` at once, publishing progress and the
     planner's ETA (``loads``: each trial's prediction; none: learned from the first trials) as they end.
 
-    Finished trials are cached in ``cache_dir`` by trial id, so any later run with the same trial skips it.
+    Finished trials are cached in ``cache_dir`` (a folder or a storage block slug) by trial id, so any later
+    run with the same trial skips it.
     Returns the night's clock (its ``estimates`` are every ETA given).
     """
     logger = get_run_logger()
@@ -119,7 +120,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
 
             run_shards(night, exp, path, run_dir, endpoint)
         else:
-            run_all(night.specs, ctx, exp.concurrency, exp.output_dir / ".trial-cache", exp.infra_retries,
+            run_all(night.specs, ctx, exp.concurrency, exp.trial_cache(), exp.infra_retries,
                     loads=night.loads if night.history else None, capacity=night.capacity)
         served = endpoint.simulator_requests()
     rows = read_results(run_dir, [s.trial_id for s in specs])

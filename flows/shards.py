@@ -194,7 +194,7 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
     logger.info("shard of %s: %d trials, concurrency %d, quota share %.3f", run.name, len(trial_ids), concurrency,
                 share)
     started = datetime.now(UTC).isoformat(timespec="milliseconds")
-    run_all([by_id[t] for t in trial_ids], ctx, concurrency, exp.output_dir / ".trial-cache", exp.infra_retries,
+    run_all([by_id[t] for t in trial_ids], ctx, concurrency, exp.trial_cache(), exp.infra_retries,
             loads=loads, capacity=capacity)
     record = {"flow_run": str(flow_run.id), "worker": os.environ.get("PREFECT__WORKER_NAME"),
               "host": os.uname().nodename, "pid": os.getpid(), "trials": len(trial_ids),

@@ -92,3 +92,24 @@ def test_infra_failure_of_one_case_is_kept_apart_and_loses_nothing(tmp_path: Pat
     assert again["model_calls_this_invocation"] > 0  # only the infra failures run again
     assert {r[4] for r in rows(again["parquet"])} != {"infra_error"}
     assert all(r[4] != "infra_error" for r in rows(again["parquet"]))
+
+
+def test_trial_cache_on_a_storage_block_is_shared_by_runs_in_other_folders(tmp_path: Path, prefect_server) -> None:
+    """result_storage names a Prefect storage block (S3 via prefect-aws in production; a local one here):
+    a run writing to another output folder, as a worker on another machine would, still skips the trials."""
+    from prefect.filesystems import LocalFileSystem
+
+    shared = tmp_path / "shared-cache"
+    LocalFileSystem(basepath=str(shared)).save("nightshift-test-cache", overwrite=True)
+    first_dir, second_dir = tmp_path / "worker-a", tmp_path / "worker-b"
+    for folder in (first_dir, second_dir):
+        folder.mkdir()
+        exp = experiment(folder, cases=CASES[:1])
+        exp.write_text(exp.read_text() + "result_storage: local-file-system/nightshift-test-cache\n")
+    first = nightly_eval(experiment_file=str(first_dir / "exp.yaml"))
+    assert first["model_calls_this_invocation"] > 0
+    assert len(list(shared.glob("trial-*"))) == 4  # 1 case × 2 variants × 2 seeds
+    assert not (first_dir / "out" / ".trial-cache").exists()
+    second = nightly_eval(experiment_file=str(second_dir / "exp.yaml"))
+    assert second["model_calls_this_invocation"] == 0
+    assert rows(second["parquet"]) == rows(first["parquet"])
