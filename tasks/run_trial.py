@@ -66,7 +66,12 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
                                steps=outcome.steps)
     finally:
         if sandbox is not None:
-            sandbox.destroy()
+            try:
+                sandbox.destroy()
+            except Exception as exc:  # noqa: BLE001 - the grade stands and the row is written; the reaper
+                # removes the leftovers at the next start
+                note = f"sandbox destroy failed: {type(exc).__name__}: {exc}"
+                outcome = outcome.model_copy(update={"reason": "; ".join(filter(None, [outcome.reason, note]))[:500]})
     status = decide_status(outcome, grade)
     f2p, p2p = (grade.f2p, grade.p2p) if grade else ((0, len(spec.case.fail_to_pass)), (0, len(spec.case.pass_to_pass)))
     hidden, marks = (grade.hidden, grade.checkpoints) if grade else ((0, 0), (0, len(spec.case.checkpoints)))

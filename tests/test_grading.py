@@ -107,3 +107,56 @@ def test_excluded_tests_are_reported_not_counted() -> None:
     grade = GradeResult(tests=[_outcome("a", "fail_to_pass", True),
                                _outcome("flaky", "fail_to_pass", False, excluded=True)])
     assert grade.f2p == (1, 1) and grade.excluded == ["flaky"] and grade.all_passed
+
+
+def test_a_sandbox_that_fails_to_destroy_still_yields_its_row(monkeypatch) -> None:
+    """The grade stands and the row is written; the failure is named in the reason."""
+    from experiment.config import Variant
+    from experiment.trials import TrialSpec
+    from tasks.run_trial import TrialContext, execute_trial
+
+    class NoModel:
+        calls = input_tokens = output_tokens = rate_limited = 0
+        retry_wait_s = quota_wait_s = cost_usd = 0.0
+
+        def api_slot(self):
+            import contextlib
+
+            return contextlib.nullcontext()
+
+        def chat(self, **_):
+            return {"message": {"role": "assistant", "content": "done", "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "submit", "arguments": "{}"}}]},
+                "model": "m", "finish_reason": "tool_calls"}
+
+    class Gateway:
+        def session(self):
+            return NoModel()
+
+    backend = BubblewrapBackend()
+    created = []
+    real_create = backend.create
+
+    def create(spec):
+        sandbox = real_create(spec)
+        created.append(sandbox)
+        real_destroy = sandbox.destroy
+
+        def broken():
+            real_destroy()
+            raise OSError("device busy")
+        sandbox.destroy = broken
+        return sandbox
+
+    monkeypatch.setattr(backend, "create", create)
+    case = CASES[0]
+    spec = TrialSpec(trial_id="t-destroy", run_id="r", case=case, variant=Variant(name="v", model="m"), seed=1,
+                     model_version="m")
+    import tempfile
+    from pathlib import Path
+
+    ctx = TrialContext(run_dir=Path(tempfile.mkdtemp()), backend=backend, gateway=Gateway(),
+                       limits=SandboxSpec(run_id="r", trial_id="t").limits, grader=PublicTestGrader())
+    row = execute_trial(spec, ctx)
+    assert created and row.status == TrialStatus.failed  # submitted an untouched workspace: graded, not infra
+    assert "sandbox destroy failed: OSError: device busy" in row.reason
