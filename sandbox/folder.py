@@ -25,6 +25,7 @@ from sandbox.paths import SandboxPathError, host_path, read_regular
 
 SANDBOX_UID = 65534  # "nobody": sandbox commands never run as root, on either backend
 STAGING_SUFFIX = ".creating"
+DELETING_SUFFIX = ".deleting"
 STAGING_GRACE_S = 60
 
 
@@ -107,7 +108,16 @@ class SandboxFolder:
         self.disk.destroy()
         if self.disk.quota == "ext4-loop" and self.disk.mount.exists() and _mounted_below(self.path):
             return  # an unmount failed even lazily; leave it for the reaper rather than rm a live mount
-        shutil.rmtree(self.path, ignore_errors=True)
+        # rename first: a kill during rmtree (which removes owner.json early) leaves a folder whose
+        # name still says it is ours and being deleted, so the reaper can finish the job
+        doomed = self.path
+        if not self.path.name.startswith(".") and self.path.exists():
+            doomed = self.path.with_name(f".{self.path.name}{DELETING_SUFFIX}")
+            try:
+                self.path.rename(doomed)
+            except OSError:
+                doomed = self.path
+        shutil.rmtree(doomed, ignore_errors=True)
 
 
 def orphaned_folders(prefix: str, keep_run_ids: set[str] | None = None) -> list[SandboxFolder]:
@@ -118,6 +128,9 @@ def orphaned_folders(prefix: str, keep_run_ids: set[str] | None = None) -> list[
     for path in sorted(root.iterdir()) if root.is_dir() else []:
         folder = SandboxFolder(path)
         staging = path.name.startswith(f".{prefix}") and path.name.endswith(STAGING_SUFFIX)
+        if path.name.startswith(f".{prefix}") and path.name.endswith(DELETING_SUFFIX):
+            found.append(folder)  # a destroy that was killed half way: nothing in it is live
+            continue
         owner = folder.owner() if path.name.startswith(prefix) or staging else None
         if owner is not None and owner.orphaned(keep_run_ids):
             found.append(folder)

@@ -107,3 +107,4 @@ def test_sigkill_five_times_then_finish(tmp_path: Path, prefect_server: str) -> 
     assert list(sandbox_root.glob("nsb-*")) == []
     # a kill between mkdir and the owner record leaves an empty staging folder, reaped a minute later
     assert all(not any(p.iterdir()) for p in sandbox_root.glob(".nsb-*.creating"))
+    assert list(sandbox_root.glob(".nsb-*.deleting")) == []

@@ -53,3 +53,13 @@ def test_staging_with_a_dead_owner_is_reaped_at_once(tmp_path: Path) -> None:
                                                     "pid": 2**22 - 1, "pid_start": "1"}))
     BubblewrapBackend("host").reap()
     assert not staging.exists()
+
+
+def test_destroy_leaves_nothing_and_a_half_deleted_folder_is_reaped() -> None:
+    sandbox = BubblewrapBackend("host").create(SandboxSpec(run_id="r", trial_id="deleting"))
+    sandbox.destroy()
+    assert list(sandbox_root().glob(f"*{sandbox.id}*")) == []
+    half = sandbox_root() / ".nsb-deadbeef0003-dddddd.deleting"
+    (half / "disk").mkdir(parents=True)  # what a kill during rmtree leaves: no owner record any more
+    BubblewrapBackend("host").reap()
+    assert not half.exists()
