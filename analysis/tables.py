@@ -105,17 +105,6 @@ def markdown_table(headers: tuple[str, ...] | list[str], rows: list[list[str]]) 
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
-
-def comparison_markdown(scores: list[dict], diffs: list[dict]) -> str:
-    """The scores table, the comparisons table and the verdict lines as Markdown."""
-    text = markdown_table(*drop_empty(SCORE_HEADERS, score_rows(scores)))
-    if diffs:
-        text += "\n" + markdown_table(DIFF_HEADERS, diff_rows(diffs))
-        lines = [d["line"] for d in diffs if "line" in d and d.get("metric", "pass_rate") == "pass_rate"]
-        text += "".join(f"\n    {line}" for line in lines) + ("\n" if lines else "")
-    return text
-
-
 def power_lines(analysis: Analysis) -> list[str]:
     """Per headline comparison: the minimum detectable difference now, and the seeds a chosen difference needs."""
     lines = []
