@@ -24,7 +24,7 @@ from pathlib import Path
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
 from sandbox.cgroups import CgroupSet
-from sandbox.folder import SANDBOX_UID, SandboxFolder, orphaned_folders, sandbox_root
+from sandbox.folder import SANDBOX_UID, FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
 from sandbox.notices import limit_notices, with_notices
 from sandbox.output import CappedReader
 
@@ -33,7 +33,7 @@ _ETC_FILES = ("passwd", "group", "hosts", "nsswitch.conf", "ld.so.cache", "alter
 PREFIX = "nsb-"
 
 
-class BubblewrapSandbox:
+class BubblewrapSandbox(FolderFiles):
     def __init__(self, spec: SandboxSpec, rootfs: Path, use_cgroups: bool = True):
         self.id = f"{PREFIX}{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
         self.spec = spec
@@ -108,15 +108,6 @@ class BubblewrapSandbox:
         self.cgroups.kill_all()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, 9)
-
-    def write_file(self, path: str, data: bytes) -> None:
-        self.folder.write_file(path, data)
-
-    def read_file(self, path: str) -> bytes:
-        return self.folder.read_file(path)
-
-    def copy_in(self, host_dir: Path, sandbox_dir: str) -> None:
-        self.folder.copy_in(host_dir, sandbox_dir)
 
     def destroy(self) -> None:
         self.cgroups.destroy()

@@ -24,7 +24,7 @@ from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
 from sandbox.cgroups import CgroupSet
 from sandbox.docker_image import resolve_image
-from sandbox.folder import SANDBOX_UID, SandboxFolder, orphaned_folders
+from sandbox.folder import SANDBOX_UID, FolderFiles, SandboxFolder, orphaned_folders
 from sandbox.notices import KILLED, limit_notices, with_notices
 from sandbox.output import CappedBuffer
 from sandbox.owner import Owner
@@ -36,7 +36,7 @@ SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "
 _WRAPPER = 'cd -- "$2" || exit 1; bash -c "$1"; rc=$?; kill -KILL -1 2>/dev/null; exit $rc'
 
 
-class DockerSandbox:
+class DockerSandbox(FolderFiles):
     def __init__(self, client, image_id: str, spec: SandboxSpec):
         self.id = f"{PREFIX}{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
         self.spec = spec
@@ -116,15 +116,6 @@ class DockerSandbox:
                 return None
             time.sleep(pause)
             pause = min(pause * 2, 0.1)
-
-    def write_file(self, path: str, data: bytes) -> None:
-        self.folder.write_file(path, data)
-
-    def read_file(self, path: str) -> bytes:
-        return self.folder.read_file(path)
-
-    def copy_in(self, host_dir: Path, sandbox_dir: str) -> None:
-        self.folder.copy_in(host_dir, sandbox_dir)
 
     def destroy(self) -> None:
         """Remove the container (which kills everything in it), then the disk and folder."""

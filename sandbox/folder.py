@@ -120,6 +120,21 @@ class SandboxFolder:
         shutil.rmtree(doomed, ignore_errors=True)
 
 
+class FolderFiles:
+    """Files in and out of a sandbox go through its host folder, the same way on every backend."""
+
+    folder: SandboxFolder
+
+    def write_file(self, path: str, data: bytes) -> None:
+        self.folder.write_file(path, data)
+
+    def read_file(self, path: str) -> bytes:
+        return self.folder.read_file(path)
+
+    def copy_in(self, host_dir: Path, sandbox_dir: str) -> None:
+        self.folder.copy_in(host_dir, sandbox_dir)
+
+
 def orphaned_folders(prefix: str, keep_run_ids: set[str] | None = None) -> list[SandboxFolder]:
     """Folders of this backend whose creator is dead; folders without our owner record are never listed,
     except our own staging folders (``.<prefix>…<STAGING_SUFFIX>``) abandoned for a minute or more."""
