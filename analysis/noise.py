@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
-from analysis.stats import Z95
+from nightshift.analysis.stats import Z95
 
 MEASURED_SHARE = 0.5  # the seed floor is reported only when at least half the cases have ≥ 2 seeds in both arms
 

@@ -15,9 +15,9 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from analysis import noise
-from analysis.scores import case_table
-from analysis.stats import ALPHA, Z95, bootstrap_ci, mdd, paired_test, seeds_needed
+from nightshift.analysis import noise
+from nightshift.analysis.scores import case_table
+from nightshift.analysis.stats import ALPHA, Z95, bootstrap_ci, mdd, paired_test, seeds_needed
 
 DETECT = 0.03  # the difference "seeds needed" is computed for unless the caller names another
 PAIRED_METRICS = {"pass_rate": "score", "progress": "progress"}

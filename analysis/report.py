@@ -12,11 +12,11 @@ import re
 from dataclasses import asdict
 from pathlib import Path
 
-from analysis import plots
-from analysis.scores import STATUSES, histogram
-from analysis.source import connect
-from analysis.summary import Analysis
-from analysis.tables import (
+from nightshift.analysis import plots
+from nightshift.analysis.scores import STATUSES, histogram
+from nightshift.analysis.source import connect
+from nightshift.analysis.summary import Analysis
+from nightshift.analysis.tables import (
     DIFF_HEADERS,
     SCORE_HEADERS,
     diff_rows,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import duckdb
 
-from analysis.source import connect
-from analysis.stats import Z95
+from nightshift.analysis.source import connect
+from nightshift.analysis.stats import Z95
 
 # metric name -> (column of the trials view, bounded to [0, 1]?)
 METRICS: dict[str, tuple[str, bool]] = {

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis import noise
-from analysis.paired import DETECT, Comparison, as_dicts, comparisons, floats
-from analysis.scores import case_table, clustered_scores, status_counts
-from analysis.source import AnalysisError, connect
+from nightshift.analysis import noise
+from nightshift.analysis.paired import DETECT, Comparison, as_dicts, comparisons, floats
+from nightshift.analysis.scores import case_table, clustered_scores, status_counts
+from nightshift.analysis.source import AnalysisError, connect
 
 
 @dataclass
@@ -61,7 +61,7 @@ def choose_pairs(arms: list[str], run_of: dict[str, str], variant_of: dict[str, 
 def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | Path | None = None,
             detect: float = DETECT, breakdowns: bool = True) -> Analysis:
     """Analyse run folders or Parquet files; ``vs`` is a run whose variants are the baselines."""
-    from analysis.source import parquet_paths
+    from nightshift.analysis.source import parquet_paths
 
     files = parquet_paths([*([vs] if vs is not None else []), *runs])
     con, info = connect(files)

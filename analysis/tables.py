@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from analysis.summary import Analysis
+    from nightshift.analysis.summary import Analysis
 
 
 def pct(x: float | None) -> str:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from analysis import analyse
-from analysis.simulate import simulate_trials
+from nightshift.analysis import analyse
+from nightshift.analysis.simulate import simulate_trials
 
 VARIANTS = {"baseline": 0.50, "prompt-v2": 0.53, "more-steps": 0.51, "smaller-model": 0.42}
 SEEDS = 10

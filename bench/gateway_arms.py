@@ -18,8 +18,8 @@ from collections.abc import Callable
 import openai
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, stop_when_event_set, wait_random_exponential
 
-from gateway import ModelGateway, Quota
-from gateway.loadgen import gateway_caller
+from nightshift.gateway import ModelGateway, Quota
+from nightshift.gateway.loadgen import gateway_caller
 
 Call = Callable[[list[dict]], None]
 RETRY_ON = (openai.RateLimitError, openai.APIConnectionError, openai.InternalServerError)

@@ -26,10 +26,10 @@ from pathlib import Path
 import httpx
 
 from bench import gateway_arms
-from gateway.loadgen import drive
-from simulator.config import SimulatorConfig
-from simulator.embedded import running_simulator
-from simulator.request_log import key_hash, read_log
+from nightshift.gateway.loadgen import drive
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulator
+from nightshift.simulator.request_log import key_hash, read_log
 
 RPM, TPM, MODEL, MAX_TOKENS = 600, 200_000, "sim-strong", 130
 ALL_ARMS = ("gateway", "tenacity", "prefect", "sdk")

@@ -46,13 +46,13 @@ import httpx
 from prefect import flow, task
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
-from flows.nightly_eval import run_all
-from gateway import ModelGateway, Quota
+from nightshift.flows.nightly_eval import run_all
+from nightshift.gateway import ModelGateway, Quota
 from nightshift.models import TrialResult
-from planner import Capacity, TrialLoad, forecast, learn_history, order_trials
-from planner.model import lower_bounds, simulate
-from simulator.request_log import read_log
-from tasks.results import write_parquet, write_result
+from nightshift.planner import Capacity, TrialLoad, forecast, learn_history, order_trials
+from nightshift.planner.model import lower_bounds, simulate
+from nightshift.simulator.request_log import read_log
+from nightshift.tasks.results import write_parquet, write_result
 
 CASES, VARIANTS, MAX_TOKENS, LATENCY_S, ENDPOINT_BURST_S = 250, (("strong", 1.0), ("weak", 1.15)), 64, 0.05, 2.0
 
@@ -232,9 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     from prefect.logging.handlers import APILogWorker
 
     from bench.night_report import bound_of, report
-    from deployments.server import ensure_server, stop
-    from simulator.config import SimulatorConfig
-    from simulator.embedded import running_simulator
+    from nightshift.deployments.server import ensure_server, stop
+    from nightshift.simulator.config import SimulatorConfig
+    from nightshift.simulator.embedded import running_simulator
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--trials", type=int, default=5000)

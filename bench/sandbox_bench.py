@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from nightshift.contracts import SandboxLimits, SandboxSpec  # noqa: E402
-from sandbox.factory import backend_for  # noqa: E402
-from sandbox.images import latest_build  # noqa: E402
+from nightshift.sandbox.factory import backend_for  # noqa: E402
+from nightshift.sandbox.images import latest_build  # noqa: E402
 
 LIMITS = SandboxLimits(cpus=1, memory_mb=512, pids=128, disk_mb=256)
 

@@ -1,6 +1,6 @@
 """A real local Prefect server and process worker, so runs show in the UI and the nightly schedule fires.
 
-The server's state lives in the project (.nightshift/prefect: SQLite) and uses filesystem lease
+The server's state lives in the user's project folder (.nightshift/prefect: SQLite) and uses filesystem lease
 storage, so a restart does not leak concurrency slots (DESIGN.md). Both processes are started in
 their own session on purpose: they outlive the command that started them, like any service.
 """
@@ -16,8 +16,9 @@ from pathlib import Path
 
 import httpx
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-STATE_DIR = PROJECT_ROOT / ".nightshift"
+from nightshift.resources import project_dir
+from nightshift.resources import state_dir as project_state_dir
+
 DEFAULT_PORT = 4200
 WORK_POOL = "nightshift-local"
 
@@ -34,7 +35,7 @@ def api_url(port: int = DEFAULT_PORT) -> str:
 
 
 def server_env(port: int = DEFAULT_PORT, home: Path | None = None) -> dict[str, str]:
-    return {**QUIET_ENV, "PREFECT_HOME": str(home or STATE_DIR / "prefect"), "PREFECT_API_URL": api_url(port)}
+    return {**QUIET_ENV, "PREFECT_HOME": str(home or project_state_dir() / "prefect"), "PREFECT_API_URL": api_url(port)}
 
 
 def is_up(url: str) -> bool:
@@ -48,14 +49,15 @@ def _background(name: str, argv: list[str], env: dict[str, str], state_dir: Path
     state_dir.mkdir(parents=True, exist_ok=True)
     log = (state_dir / f"{name}.log").open("ab")
     proc = subprocess.Popen(argv, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, start_new_session=True, cwd=PROJECT_ROOT)
+                            stdin=subprocess.DEVNULL, start_new_session=True, cwd=project_dir())
     (state_dir / f"{name}.pid").write_text(str(proc.pid))
     return proc
 
 
-def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir: Path = STATE_DIR,
+def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir: Path | None = None,
                   timeout_s: float = 120) -> str:
     """Return the API URL of a running local server, starting `prefect server start` if none answers."""
+    state_dir = state_dir or project_state_dir()
     env = server_env(port, home)
     url = env["PREFECT_API_URL"]
     if is_up(url):
@@ -75,7 +77,7 @@ def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir:
 def prefect_cli(*args: str, url: str, check: bool = True) -> subprocess.CompletedProcess:
     """Run the prefect CLI against the server at ``url`` (from the project root, as prefect.yaml expects)."""
     env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": url}
-    result = subprocess.run([sys.executable, "-m", "prefect", *args], env=env, cwd=PROJECT_ROOT,
+    result = subprocess.run([sys.executable, "-m", "prefect", *args], env=env, cwd=project_dir(),
                             capture_output=True, text=True)
     if check and result.returncode != 0:
         raise RuntimeError(f"prefect {' '.join(args)} failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
@@ -89,15 +91,16 @@ def deploy(url: str, pool: str = WORK_POOL) -> None:
     prefect_cli("--no-prompt", "deploy", "--all", url=url)
 
 
-def start_worker(url: str, pool: str = WORK_POOL, state_dir: Path = STATE_DIR,
+def start_worker(url: str, pool: str = WORK_POOL, state_dir: Path | None = None,
                  name: str = "worker") -> subprocess.Popen:
+    state_dir = state_dir or project_state_dir()
     return _background(name, [sys.executable, "-m", "prefect", "worker", "start", "--pool", pool, "--name",
                               f"nightshift-{name}-{os.getpid()}"], {**QUIET_ENV, "PREFECT_API_URL": url}, state_dir)
 
 
-def stop(name: str, state_dir: Path = STATE_DIR) -> bool:
+def stop(name: str, state_dir: Path | None = None) -> bool:
     """Stop a background process started here (its whole process group); False if none is recorded."""
-    pid_file = state_dir / f"{name}.pid"
+    pid_file = (state_dir or project_state_dir()) / f"{name}.pid"
     if not pid_file.is_file():
         return False
     with contextlib.suppress(ProcessLookupError, ValueError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from experiment.manifest import RunManifest
+from nightshift.experiment.manifest import RunManifest
 
 GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", "cases", "seeds", "grader_version")
 NOTED = ("code_version", "packages", "python")

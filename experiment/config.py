@@ -169,7 +169,7 @@ class Experiment(_Strict):
 
     def suite_paths(self, base: Path) -> list[Path]:
         """Suite folders: 'builtin', 'humaneval' (imported on first use) or paths relative to ``base``."""
-        from suites import resolve_suite
+        from nightshift.suites import resolve_suite
 
         return [resolve_suite(s, base) for s in self.suites]
 
@@ -196,7 +196,7 @@ def load_experiment(path: Path) -> Experiment:
         raise ExperimentError("\n".join(lines)) from None
     # every relative path in the file is read relative to the file itself, wherever it is run from
     exp.output_dir = (path.parent.resolve() / exp.output_dir).resolve()
-    from suites import SuiteError
+    from nightshift.suites import SuiteError
 
     try:
         exp.suite_paths(path.parent)

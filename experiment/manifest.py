@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import json
 import os
+import pkgutil
 import platform
-import subprocess
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from experiment.config import Experiment
+import nightshift
+from nightshift.experiment.config import Experiment
 from nightshift.models import Case
-from suites.loader import suite_hash
+from nightshift.suites.loader import suite_hash
 
-_REPO_ROOT = Path(__file__).resolve().parent.parent
 KEY_PACKAGES = ("prefect", "openai", "duckdb", "pyarrow", "pydantic", "tenacity", "nightshift")
 
 
@@ -80,20 +82,34 @@ class RunManifest(BaseModel):
 
 
 def code_version() -> str:
-    """git sha of the checkout, with a content hash of uncommitted changes when the tree is dirty.
+    """nightshift's version plus a content hash of every module it is made of, installed or checked out.
 
-    NIGHTSHIFT_CODE_VERSION overrides it, for code deployed without its .git folder (an image, a wheel).
+    A hash, not a git sha: the same code gives the same pin from a wheel, an image or a checkout, and an
+    edit anywhere in nightshift changes it. NIGHTSHIFT_CODE_VERSION overrides it.
     """
     if os.environ.get("NIGHTSHIFT_CODE_VERSION"):
         return os.environ["NIGHTSHIFT_CODE_VERSION"]
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=_REPO_ROOT, capture_output=True, text=True).stdout.strip()
+    return f"{nightshift.__version__}+{_source_hash()}"
 
-    sha = git("rev-parse", "HEAD")
-    if not sha:
-        return "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return f"{sha}+dirty.{hashlib.sha256(git('diff', 'HEAD').encode()).hexdigest()[:12]}" if dirty else sha
+
+@functools.cache
+def _source_hash() -> str:
+    digest = hashlib.sha256()
+    for name in sorted(_package_modules()):
+        spec = importlib.util.find_spec(name)
+        if spec and spec.origin and spec.origin.endswith(".py"):
+            digest.update(name.encode() + b"\0" + Path(spec.origin).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _package_modules() -> list[str]:
+    """Every module of nightshift (the mapped parts are not under nightshift/ in a checkout: walk each)."""
+    names = [info.name for info in pkgutil.iter_modules(nightshift.__path__, "nightshift.")]
+    for part in nightshift.PARTS:
+        spec = importlib.util.find_spec(f"nightshift.{part}")
+        names.append(f"nightshift.{part}")
+        names += [info.name for info in pkgutil.walk_packages(spec.submodule_search_locations, f"nightshift.{part}.")]
+    return names
 
 
 def package_versions() -> dict[str, str]:

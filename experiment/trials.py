@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from experiment.config import Variant
-from experiment.manifest import RunManifest, canonical_hash
+from nightshift.experiment.config import Variant
+from nightshift.experiment.manifest import RunManifest, canonical_hash
 from nightshift.models import Case
 
 

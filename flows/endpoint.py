@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from experiment.config import Experiment, ExperimentError
+from nightshift.experiment.config import Experiment, ExperimentError
 
 
 @dataclass
@@ -38,8 +38,8 @@ def model_endpoint(exp: Experiment, suite_dirs: list[Path], log_dir: Path) -> It
                                   f"not set; export it with the endpoint's API key")
         yield Endpoint(exp.model.base_url, key, simulated=False)
         return
-    from simulator.config import SimulatorConfig
-    from simulator.embedded import running_simulator
+    from nightshift.simulator.config import SimulatorConfig
+    from nightshift.simulator.embedded import running_simulator
 
     sim = exp.model.simulator
     config = SimulatorConfig(latency_ms=sim.latency_ms, requests_per_minute=sim.requests_per_minute,

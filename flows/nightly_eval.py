@@ -17,28 +17,28 @@ from prefect.futures import as_completed
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
-from analysis import analyse
-from experiment.config import Experiment, load_experiment
-from experiment.manifest import ModelPin, RunManifest, build_manifest
-from experiment.trials import TrialSpec, expand_trials
-from flows.endpoint import model_endpoint
-from gateway import ModelGateway
-from graders import GRADER_VERSION, PublicTestGrader
+from nightshift.analysis import analyse
+from nightshift.experiment.config import Experiment, load_experiment
+from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest
+from nightshift.experiment.trials import TrialSpec, expand_trials
+from nightshift.flows.endpoint import model_endpoint
+from nightshift.gateway import ModelGateway
+from nightshift.graders import GRADER_VERSION, PublicTestGrader
 from nightshift.models import Case, TrialResult
-from planner import Capacity, NightClock, TrialLoad
-from planner.night import plan_night
-from sandbox import backend_for
-from suites import load_cases
-from tasks.results import read_results, result_path, write_parquet, write_result
-from tasks.run_trial import TrialContext, run_trial
+from nightshift.planner import Capacity, NightClock, TrialLoad
+from nightshift.planner.night import plan_night
+from nightshift.sandbox import backend_for
+from nightshift.suites import load_cases
+from nightshift.tasks.results import read_results, result_path, write_parquet, write_result
+from nightshift.tasks.run_trial import TrialContext, run_trial
 
-DEFAULT_EXPERIMENT = str(Path(__file__).resolve().parent.parent / "experiments" / "default.yaml")
+DEFAULT_EXPERIMENT = "experiments/default.yaml"  # relative to the project folder the flow runs in
 
 
 def load_run_cases(exp: Experiment, experiment_file: Path) -> list[Case]:
     cases = [c for d in exp.suite_paths(experiment_file.parent) for c in load_cases(d)]
     if exp.cases is not None:
-        from suites.loader import SuiteError
+        from nightshift.suites.loader import SuiteError
 
         unknown = sorted(set(exp.cases) - {c.id for c in cases})
         if unknown:
@@ -116,7 +116,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
                            grader=PublicTestGrader())
         pinned = endpoint.simulator_requests()
         if exp.shards:
-            from flows.shards import run_shards
+            from nightshift.flows.shards import run_shards
 
             run_shards(night, exp, path, run_dir, endpoint)
         else:
@@ -136,8 +136,8 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
 
 def publish(run_dir: Path, parquet: Path, expected: int, baseline: str) -> dict:
     """Analyse the run, write report.md / report.html / summary.json into it, and publish Prefect artifacts."""
-    from analysis.paired import as_dicts
-    from analysis.report import blocks, to_markdown, write_report
+    from nightshift.analysis.paired import as_dicts
+    from nightshift.analysis.report import blocks, to_markdown, write_report
 
     result = analyse([parquet], baseline=baseline)
     title = f"nightly-eval {run_dir.name}"

@@ -31,12 +31,12 @@ from typing import Any
 
 from prefect import flow, get_run_logger
 
-from experiment.config import load_experiment
-from experiment.manifest import RunManifest
-from experiment.trials import expand_trials
-from planner import Capacity, NightClock, TrialLoad, deal_shards
-from planner.night import NightPlan, capacity_of
-from planner.schedule import case_block
+from nightshift.experiment.config import load_experiment
+from nightshift.experiment.manifest import RunManifest
+from nightshift.experiment.trials import expand_trials
+from nightshift.planner import Capacity, NightClock, TrialLoad, deal_shards
+from nightshift.planner.night import NightPlan, capacity_of
+from nightshift.planner.schedule import case_block
 
 
 class ShardError(RuntimeError):
@@ -156,12 +156,12 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
     """Run these trials of a night the parent pinned (run_dir/manifest.json), ``concurrency`` at a time."""
     from prefect.runtime import flow_run
 
-    from flows.nightly_eval import load_run_cases, run_all
-    from gateway import ModelGateway
-    from graders import PublicTestGrader
-    from sandbox import backend_for
-    from tasks.results import result_path
-    from tasks.run_trial import TrialContext
+    from nightshift.flows.nightly_eval import load_run_cases, run_all
+    from nightshift.gateway import ModelGateway
+    from nightshift.graders import PublicTestGrader
+    from nightshift.sandbox import backend_for
+    from nightshift.tasks.results import result_path
+    from nightshift.tasks.run_trial import TrialContext
 
     logger = get_run_logger()
     path, run = Path(experiment_file).resolve(), Path(run_dir)

@@ -7,9 +7,9 @@ accounting (calls, tokens, 429s, waits, cost). Must not know about cases, sandbo
 See docs/GATEWAY.md.
 """
 
-from gateway.buckets import Quota, QuotaGate, TokenBucket
-from gateway.client import GatewayError, GatewaySession, ModelGateway
-from gateway.headers import RateLimitHeaders
+from nightshift.gateway.buckets import Quota, QuotaGate, TokenBucket
+from nightshift.gateway.client import GatewayError, GatewaySession, ModelGateway
+from nightshift.gateway.headers import RateLimitHeaders
 
 __all__ = ["GatewayError", "GatewaySession", "ModelGateway", "Quota", "QuotaGate", "RateLimitHeaders",
            "TokenBucket"]

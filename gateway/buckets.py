@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gateway.headers import RateLimitHeaders
+from nightshift.gateway.headers import RateLimitHeaders
 
 
 @dataclass

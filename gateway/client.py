@@ -18,11 +18,11 @@ from typing import Any
 import openai
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
-from gateway.buckets import Quota, QuotaGate
-from gateway.headers import RateLimitHeaders
-from gateway.retry import BackoffWait, failure_kind, is_retryable, too_large
-from gateway.slots import api_slot
-from gateway.usage import Price, TokenEstimator, cost_usd, prompt_chars
+from nightshift.gateway.buckets import Quota, QuotaGate
+from nightshift.gateway.headers import RateLimitHeaders
+from nightshift.gateway.retry import BackoffWait, failure_kind, is_retryable, too_large
+from nightshift.gateway.slots import api_slot
+from nightshift.gateway.usage import Price, TokenEstimator, cost_usd, prompt_chars
 
 log = logging.getLogger("nightshift.gateway")
 

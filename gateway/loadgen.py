@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gateway.buckets import Quota
-from gateway.client import ModelGateway
+from nightshift.gateway.buckets import Quota
+from nightshift.gateway.client import ModelGateway
 
 WORDS = ("quota", "bucket", "token", "retry", "night", "trial", "sandbox", "grader", "model", "shard")
 

@@ -16,7 +16,7 @@ import openai
 import pydantic
 from tenacity import RetryCallState
 
-from gateway.headers import RateLimitHeaders
+from nightshift.gateway.headers import RateLimitHeaders
 
 RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError,
              openai.APITimeoutError, openai.APIResponseValidationError, json.JSONDecodeError,

@@ -7,9 +7,9 @@ command on the card it holds (``timing``). Every hold is recorded as an interval
 what is timed or how a speed is scored: graders do.
 """
 
-from gpu.cards import cards_from, discover_cards, pool_for
-from gpu.pool import CardInterval, GpuCard, GpuPool
-from gpu.timing import TimingRun, run_timing_step
+from nightshift.gpu.cards import cards_from, discover_cards, pool_for
+from nightshift.gpu.pool import CardInterval, GpuCard, GpuPool
+from nightshift.gpu.timing import TimingRun, run_timing_step
 
 __all__ = ["CardInterval", "GpuCard", "GpuPool", "TimingRun", "cards_from", "discover_cards", "pool_for",
            "run_timing_step"]

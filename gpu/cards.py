@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from gpu.pool import GpuCard, GpuPool
+from nightshift.gpu.pool import GpuCard, GpuPool
 
 _POOLS: dict[tuple, GpuPool] = {}
 _POOLS_LOCK = threading.Lock()

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu.pool import GpuPool
 from nightshift.contracts import Sandbox
+from nightshift.gpu.pool import GpuPool
 from nightshift.models import ExecResult
 
 

@@ -5,7 +5,7 @@ time, running everything in the sandbox, progress scores, and oracle validation 
 Must not call the model.
 """
 
-from graders.case_grader import GRADER_VERSION, CaseGrader
+from nightshift.graders.case_grader import GRADER_VERSION, CaseGrader
 
 # the old name: flows/ built a PublicTestGrader before hidden tests and checkpoints existed
 PublicTestGrader = CaseGrader

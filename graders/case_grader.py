@@ -7,10 +7,10 @@ copied to /grader/hidden, so nothing hidden existed anywhere the agent could loo
 
 from __future__ import annotations
 
-from graders.compare import judge, read_outputs
-from graders.hidden import HiddenTestSource, HiddenTestSpec
-from graders.public_tests import TEST_ENV, run_checkpoints, run_command, run_public_tests
 from nightshift.contracts import Sandbox
+from nightshift.graders.compare import judge, read_outputs
+from nightshift.graders.hidden import HiddenTestSource, HiddenTestSpec
+from nightshift.graders.public_tests import TEST_ENV, run_checkpoints, run_command, run_public_tests
 from nightshift.models import Case, GradeResult, TestOutcome
 
 GRADER_VERSION = "case-grader/2"

@@ -28,10 +28,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
-    from graders.validate import print_validation, validate_cases
-    from sandbox import backend_for
-    from suites import SuiteError, load_cases, resolve_suite
-    from suites.validation import write_record
+    from nightshift.graders.validate import print_validation, validate_cases
+    from nightshift.sandbox import backend_for
+    from nightshift.suites import SuiteError, load_cases, resolve_suite
+    from nightshift.suites.validation import write_record
 
     try:
         folder = resolve_suite(args.suite)
@@ -50,23 +50,23 @@ def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
 
 
 def import_suite_command(args: argparse.Namespace, console: Console) -> int:
-    from suites import SuiteError
+    from nightshift.suites import SuiteError
 
     out = Path(args.out)
     try:
         if args.format == "humaneval":
-            from suites.humaneval import import_humaneval
+            from nightshift.suites.humaneval import import_humaneval
 
             import_humaneval(out)
         elif args.source is None:
             what = "a task folder" if args.format == "harbor" else "a JSONL file"
             raise SuiteError(f"import-suite {args.format}: give the source ({what}) before the output folder")
         elif args.format == "harbor":
-            from suites.harbor import import_harbor
+            from nightshift.suites.harbor import import_harbor
 
             import_harbor(Path(args.source), out, name=args.name or "harbor")
         else:
-            from suites.swebench import import_swebench
+            from nightshift.suites.swebench import import_swebench
 
             import_swebench(Path(args.source), out, name=args.name or "swebench")
     except SuiteError as exc:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from graders.images import image_problem
 from nightshift.contracts import Grader, SandboxBackend, SandboxSpec
+from nightshift.graders.images import image_problem
 from nightshift.models import Case, GradeResult, TestOutcome
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graders.logs import PARSERS, reward_in
 from nightshift.contracts import Sandbox
+from nightshift.graders.logs import PARSERS, reward_in
 from nightshift.models import Case, TestOutcome
-from suites.loader import checkpoint_file, test_file
+from nightshift.suites.loader import checkpoint_file, test_file
 
 # -S: no site hooks, so a sitecustomize.py or .pth the agent left in /workspace cannot rig the tests
 _RUNNERS = {".py": "python3 -S", ".sh": "bash"}

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.table import Table
 
-from graders.case_grader import GRADER_VERSION, CaseGrader
-from graders.oracle import CaseCheck, check_case
 from nightshift.contracts import SandboxBackend
+from nightshift.graders.case_grader import GRADER_VERSION, CaseGrader
+from nightshift.graders.oracle import CaseCheck, check_case
 from nightshift.models import Case, GradeResult
-from suites.validation import CaseRecord, SuiteRecord
+from nightshift.suites.validation import CaseRecord, SuiteRecord
 
 
 @dataclass

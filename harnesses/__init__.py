@@ -4,6 +4,6 @@ Owns: turning a case into model calls and sandbox commands until the agent submi
 and logging every step. Must not grade, and never sees the tests.
 """
 
-from harnesses.tool_agent import ToolAgent
+from nightshift.harnesses.tool_agent import ToolAgent
 
 __all__ = ["ToolAgent"]

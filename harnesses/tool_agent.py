@@ -10,10 +10,10 @@ import json
 import time
 from pathlib import Path
 
-from experiment.config import HarnessSettings
-from gateway import GatewayError
-from harnesses.trajectory import TrajectoryLog
 from nightshift.contracts import ModelClient, Sandbox
+from nightshift.experiment.config import HarnessSettings
+from nightshift.gateway import GatewayError
+from nightshift.harnesses.trajectory import TrajectoryLog
 from nightshift.models import AgentOutcome, Case, ExecResult
 
 TOOL_SCHEMAS = {

@@ -14,7 +14,7 @@ console = Console(width=None if sys.stdout.isatty() else 120)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from deployments.server import QUIET_ENV, ensure_server
+    from nightshift.deployments.server import QUIET_ENV, ensure_server
 
     os.environ.update(QUIET_ENV)
     if args.ephemeral:
@@ -24,16 +24,16 @@ def _run(args: argparse.Namespace) -> int:
             os.environ["PREFECT_API_URL"] = ensure_server()
     if os.environ.get("PREFECT_API_URL"):
         console.print(f"Prefect UI: {os.environ['PREFECT_API_URL'].removesuffix('/api')}")
-    from experiment.config import ExperimentError, load_experiment
-    from suites.loader import SuiteError
+    from nightshift.experiment.config import ExperimentError, load_experiment
+    from nightshift.suites.loader import SuiteError
 
     try:
         load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
     except (ExperimentError, SuiteError) as exc:
         console.print(f"[red]{exc}[/red]")
         return 2
-    from analysis.tables import print_comparison
-    from flows.nightly_eval import nightly_eval
+    from nightshift.analysis.tables import print_comparison
+    from nightshift.flows.nightly_eval import nightly_eval
 
     started = time.monotonic()
     summary = nightly_eval(experiment_file=str(Path(args.experiment).resolve()))
@@ -45,10 +45,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from analysis import AnalysisError, analyse
-    from analysis.paired import as_dicts
-    from analysis.tables import noise_lines, power_lines, print_comparison
-    from experiment.comparability import NotComparable, guard_runs
+    from nightshift.analysis import AnalysisError, analyse
+    from nightshift.analysis.paired import as_dicts
+    from nightshift.analysis.tables import noise_lines, power_lines, print_comparison
+    from nightshift.experiment.comparability import NotComparable, guard_runs
 
     try:
         pin_notes = guard_runs(args.runs, set(args.allow_diff))
@@ -66,9 +66,9 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from analysis import AnalysisError, analyse
-    from analysis.report import write_report
-    from experiment.comparability import NotComparable, guard_runs
+    from nightshift.analysis import AnalysisError, analyse
+    from nightshift.analysis.report import write_report
+    from nightshift.experiment.comparability import NotComparable, guard_runs
 
     try:
         pin_notes = guard_runs([args.vs, args.run], set(args.allow_diff)) if args.vs else []
@@ -89,7 +89,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _server(args: argparse.Namespace) -> int:
-    from deployments.server import ensure_server, stop
+    from nightshift.deployments.server import ensure_server, stop
 
     if args.action == "start":
         console.print(f"Prefect server: {ensure_server().removesuffix('/api')}")
@@ -101,14 +101,14 @@ def _server(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     """Server + work pool + deployments from prefect.yaml + a process worker: the nightly schedule is live."""
-    from deployments.server import deploy, ensure_server, prefect_cli, start_worker, stop
+    from nightshift.deployments.server import deploy, ensure_server, prefect_cli, start_worker, stop
 
     with console.status("starting the local Prefect server ..."):
         url = ensure_server()
     with console.status("creating the work pool and applying prefect.yaml ..."):
         deploy(url)
     stop("worker")
-    from sandbox.factory import reap_leftovers
+    from nightshift.sandbox.factory import reap_leftovers
 
     reaped = reap_leftovers()  # a worker that died with kill -9 left sandboxes behind; clear them first
     if any(reaped.values()):
@@ -155,10 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     srv.set_defaults(fn=_server)
     serve = sub.add_parser("serve", help="server + work pool + nightly deployment + worker, in the background")
     serve.set_defaults(fn=_serve)
-    from graders.command import add_commands
+    from nightshift.graders.command import add_commands
 
     add_commands(sub)  # validate-suite, import-suite
-    from planner.command import add_plan_command
+    from nightshift.planner.command import add_plan_command
 
     add_plan_command(sub)  # plan
     args = parser.parse_args(argv)

@@ -11,10 +11,10 @@ with every variant of a case kept together, and deals them into shards.
 Must not run trials, call Prefect or touch the model endpoint: it reads numbers and returns numbers.
 """
 
-from planner.history import History, learn_history
-from planner.model import Capacity, NightForecast, TrialLoad, concurrency_needed, forecast, lower_bounds
-from planner.progress import NightClock
-from planner.schedule import deal_shards, order_trials
+from nightshift.planner.history import History, learn_history
+from nightshift.planner.model import Capacity, NightForecast, TrialLoad, concurrency_needed, forecast, lower_bounds
+from nightshift.planner.progress import NightClock
+from nightshift.planner.schedule import deal_shards, order_trials
 
 __all__ = ["Capacity", "History", "NightClock", "NightForecast", "TrialLoad", "concurrency_needed", "deal_shards",
            "forecast", "learn_history", "lower_bounds", "order_trials"]

@@ -15,9 +15,9 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from planner.history import History, latest_run, learn_history
-from planner.model import Capacity, TrialLoad, concurrency_needed, forecast
-from planner.schedule import order_trials
+from nightshift.planner.history import History, latest_run, learn_history
+from nightshift.planner.model import Capacity, TrialLoad, concurrency_needed, forecast
+from nightshift.planner.schedule import order_trials
 
 _SPAN = re.compile(r"^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?$")
 
@@ -48,8 +48,8 @@ def span(seconds: float) -> str:
 
 def _experiment_trials(path: Path, history: History) -> tuple[list[TrialLoad], dict]:
     """Loads of an experiment file's trials (ordered as the flow orders them) and its capacity settings."""
-    from experiment.config import load_experiment
-    from suites import load_cases
+    from nightshift.experiment.config import load_experiment
+    from nightshift.suites import load_cases
 
     exp = load_experiment(path)
     cases = [c for d in exp.suite_paths(path.resolve().parent) for c in load_cases(d)]

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.model import TrialLoad
+from nightshift.planner.model import TrialLoad
 
 
 class HistoryError(ValueError):

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from planner.history import History, latest_run, learn_history
-from planner.model import Capacity, NightForecast, TrialLoad, forecast
-from planner.schedule import order_trials
+from nightshift.planner.history import History, latest_run, learn_history
+from nightshift.planner.model import Capacity, NightForecast, TrialLoad, forecast
+from nightshift.planner.schedule import order_trials
 
 
 @dataclass
@@ -51,7 +51,7 @@ def capacity_of(exp: Any) -> Capacity:
     rpm, tpm = exp.model.requests_per_minute, exp.model.tokens_per_minute
     cards = exp.gpu.cards
     if cards == "auto":
-        from gpu import discover_cards
+        from nightshift.gpu import discover_cards
 
         cards = discover_cards()
     return Capacity(concurrency=exp.concurrency, requests_per_minute=rpm * share if rpm else None,

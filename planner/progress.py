@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from planner.model import Capacity, TrialLoad, simulate
+from nightshift.planner.model import Capacity, TrialLoad, simulate
 
 MIN_EVIDENCE = 5
 

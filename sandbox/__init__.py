@@ -5,6 +5,6 @@ timeouts and capped output, copying files in and out, destroying it, and reaping
 runs. Must not know about models, cases or grading.
 """
 
-from sandbox.factory import backend_for
+from nightshift.sandbox.factory import backend_for
 
 __all__ = ["backend_for"]

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
-from sandbox.cgroups import CgroupSet
-from sandbox.folder import SANDBOX_UID, FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
-from sandbox.notices import limit_notices, with_notices
-from sandbox.output import CappedReader
+from nightshift.sandbox.cgroups import CgroupSet
+from nightshift.sandbox.folder import SANDBOX_UID, FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
+from nightshift.sandbox.notices import limit_notices, with_notices
+from nightshift.sandbox.output import CappedReader
 
 SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TERM": "dumb"}
 _ETC_FILES = ("passwd", "group", "hosts", "nsswitch.conf", "ld.so.cache", "alternatives", "localtime")

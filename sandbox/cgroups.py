@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from nightshift.contracts import SandboxLimits
-from sandbox.folder import sandbox_root
+from nightshift.sandbox.folder import sandbox_root
 
 _ROOT = Path("/sys/fs/cgroup")
 _PARENT = "nightshift"

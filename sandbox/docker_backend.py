@@ -22,12 +22,12 @@ from pathlib import Path
 
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
-from sandbox.cgroups import CgroupSet
-from sandbox.docker_image import resolve_image
-from sandbox.folder import SANDBOX_UID, FolderFiles, SandboxFolder, orphaned_folders
-from sandbox.notices import KILLED, limit_notices, with_notices
-from sandbox.output import CappedBuffer
-from sandbox.owner import Owner
+from nightshift.sandbox.cgroups import CgroupSet
+from nightshift.sandbox.docker_image import resolve_image
+from nightshift.sandbox.folder import SANDBOX_UID, FolderFiles, SandboxFolder, orphaned_folders
+from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
+from nightshift.sandbox.output import CappedBuffer
+from nightshift.sandbox.owner import Owner
 
 LABEL = "org.nightshift"
 PREFIX = "nsd-"
@@ -143,7 +143,7 @@ class DockerBackend:
         """The image id every container of this run uses (re-checked, so a moved tag is refused here too)."""
         current = resolve_image(self.client, self.image)
         if current != self.image_id:
-            from sandbox.docker_image import ImagePinError
+            from nightshift.sandbox.docker_image import ImagePinError
 
             raise ImagePinError(f"sandbox.image {self.image!r} moved from {self.image_id} to {current} "
                                 f"during the run; refusing to mix images")

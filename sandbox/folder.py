@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from nightshift.contracts import SandboxSpec
-from sandbox.disk import QuotaDisk
-from sandbox.owner import Owner
-from sandbox.paths import SandboxPathError, host_path, read_regular
+from nightshift.sandbox.disk import QuotaDisk
+from nightshift.sandbox.owner import Owner
+from nightshift.sandbox.paths import SandboxPathError, host_path, read_regular
 
 SANDBOX_UID = 65534  # "nobody": sandbox commands never run as root, on either backend
 STAGING_SUFFIX = ".creating"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-_REPO_ROOT = Path(__file__).resolve().parent.parent
+from nightshift.resources import state_dir
 
 
 class BuiltImage(BaseModel):
@@ -29,13 +29,13 @@ class BuiltImage(BaseModel):
 
 
 def image_cache() -> Path:
-    """$NIGHTSHIFT_IMAGE_CACHE, else /var/cache/nightshift/images when writable, else .nightshift/images."""
+    """$NIGHTSHIFT_IMAGE_CACHE, else /var/cache/nightshift/images if writable, else the project's .nightshift/images."""
     if env := os.environ.get("NIGHTSHIFT_IMAGE_CACHE"):
         return Path(env)
     system = Path("/var/cache/nightshift/images")
     if os.access(system if system.exists() else system.parent.parent, os.W_OK):
         return system
-    return _REPO_ROOT / ".nightshift" / "images"
+    return state_dir() / "images"
 
 
 def latest_build(cache: Path | None = None) -> BuiltImage | None:

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from sandbox.images import BuiltImage, image_cache  # noqa: E402
+from nightshift.sandbox.images import BuiltImage, image_cache  # noqa: E402
 
 RECIPE = {
     "format": 1,  # bump when the steps below change what ends up in the image

@@ -7,6 +7,6 @@ deterministic stand-in agent), ``server`` (the FastAPI app), ``embedded`` (run i
 ``__main__`` (the command line). See simulator/README.md.
 """
 
-from simulator.config import SimulatorConfig
+from nightshift.simulator.config import SimulatorConfig
 
 __all__ = ["SimulatorConfig"]

@@ -18,9 +18,9 @@ from pathlib import Path
 import uvicorn
 from pydantic import ValidationError
 
-from simulator.config import FAULT_KINDS, SimulatorConfig
-from simulator.server import create_app
-from suites.loader import SuiteError
+from nightshift.simulator.config import FAULT_KINDS, SimulatorConfig
+from nightshift.simulator.server import create_app
+from nightshift.suites.loader import SuiteError
 
 
 def _fault(text: str) -> tuple[str, float]:

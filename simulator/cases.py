@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nightshift.models import Case
-from suites.loader import load_cases
+from nightshift.suites.loader import load_cases
 
 MAX_LISTED_FILES = 200
 

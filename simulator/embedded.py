@@ -21,11 +21,10 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from simulator.config import SimulatorConfig
+from nightshift.simulator.config import SimulatorConfig
 
 START_TIMEOUT_S = 30.0
 STOP_GRACE_S = 5.0
-_REPO_ROOT = Path(__file__).resolve().parent.parent
 _PR_SET_PDEATHSIG = 1
 
 
@@ -41,7 +40,7 @@ def _die_with_parent(parent_pid: int) -> None:
 def simulator_command(config: SimulatorConfig, suite_dirs: Sequence[Path], log_path: Path | None,
                       ready_file: Path) -> list[str]:
     """The command line that runs a simulator with ``config`` on a free port of 127.0.0.1."""
-    cmd = [sys.executable, "-m", "simulator", "--host", "127.0.0.1", "--port", "0",
+    cmd = [sys.executable, "-m", "nightshift.simulator", "--host", "127.0.0.1", "--port", "0",
            "--config-json", config.model_dump_json(), "--ready-file", str(ready_file)]
     for suite in suite_dirs:
         cmd += ["--suite", str(Path(suite).resolve())]
@@ -72,7 +71,6 @@ def _stop(proc: subprocess.Popen) -> None:
 def _start(config: SimulatorConfig, suite_dirs: Sequence[Path], log_path: Path | None,
            tmp_dir: Path) -> subprocess.Popen:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_REPO_ROOT), env.get("PYTHONPATH", "")) if p)
     env["PYTHONUNBUFFERED"] = "1"
     parent = os.getpid()
     with (tmp_dir / "stderr.log").open("wb") as stderr:

@@ -17,7 +17,7 @@ import struct
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
-from simulator.config import FaultKind
+from nightshift.simulator.config import FaultKind
 
 SERVER_ERROR = {"500": "The server had an error while processing your request. Sorry about that!",
                 "503": "The engine is currently overloaded, please try again later."}

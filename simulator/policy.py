@@ -24,7 +24,7 @@ import shlex
 from dataclasses import dataclass
 from enum import StrEnum
 
-from simulator.cases import CaseBrief
+from nightshift.simulator.cases import CaseBrief
 
 SNAPSHOT_DATE = "2026-11-01"
 STEEPNESS = 8.0

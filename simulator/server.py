@@ -20,12 +20,12 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from simulator.cases import CaseIndex, message_text
-from simulator.config import SimulatorConfig
-from simulator.faults import fault_response, pick_fault
-from simulator.policy import MODELS, reply, resolve_model
-from simulator.rate_limits import DEFAULT_MAX_TOKENS, RateLimiter
-from simulator.request_log import RequestLog, key_hash
+from nightshift.simulator.cases import CaseIndex, message_text
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.faults import fault_response, pick_fault
+from nightshift.simulator.policy import MODELS, reply, resolve_model
+from nightshift.simulator.rate_limits import DEFAULT_MAX_TOKENS, RateLimiter
+from nightshift.simulator.request_log import RequestLog, key_hash
 
 SNAPSHOT_CREATED = 1793491200  # 2026-11-01T00:00:00Z
 OWNER = "nightshift-simulator"

@@ -4,7 +4,7 @@ validation record. Owns the case folder format (docs/SUITES.md) and content hash
 Must not run cases: graders/ does that.
 """
 
-from suites.catalog import resolve_suite
-from suites.loader import SuiteError, load_cases, suite_hash
+from nightshift.suites.catalog import resolve_suite
+from nightshift.suites.loader import SuiteError, load_cases, suite_hash
 
 __all__ = ["SuiteError", "load_cases", "resolve_suite", "suite_hash"]

@@ -1,7 +1,7 @@
 """Suite names a user can type: 'builtin', 'humaneval', or the path of a suite folder.
 
 Imported suites are written once as ordinary case folders under the suite cache
-($NIGHTSHIFT_SUITE_CACHE, else .nightshift/suites in the repository) and re-written only when the
+($NIGHTSHIFT_SUITE_CACHE, else .nightshift/suites in the project folder) and re-written only when the
 importer or its source changes, so their validation record stays valid between commands.
 """
 
@@ -12,19 +12,19 @@ import os
 import tomllib
 from pathlib import Path
 
-from suites.loader import SuiteError
+from nightshift.resources import package_path, state_dir
+from nightshift.suites.loader import SuiteError
 
-REPO = Path(__file__).resolve().parent.parent
-BUILTIN = REPO / "suites" / "builtin"
+BUILTIN = package_path("nightshift.suites", "builtin")
 
 
 def suite_cache() -> Path:
-    return Path(os.environ.get("NIGHTSHIFT_SUITE_CACHE", REPO / ".nightshift" / "suites"))
+    return Path(os.environ.get("NIGHTSHIFT_SUITE_CACHE", state_dir() / "suites"))
 
 
 def _importer_hash() -> str:
     """Changes whenever the HumanEval importer, its generator or runner, or the data file change."""
-    from suites.humaneval.importer import HERE, data_file
+    from nightshift.suites.humaneval.importer import HERE, data_file
 
     digest = hashlib.sha256(data_file().read_bytes())
     for path in sorted(HERE.glob("*.py")):
@@ -34,7 +34,7 @@ def _importer_hash() -> str:
 
 def humaneval_suite(seed: int = 0) -> Path:
     """The HumanEval suite folder, imported into the cache on first use."""
-    from suites.humaneval import import_humaneval
+    from nightshift.suites.humaneval import import_humaneval
 
     folder = suite_cache() / "humaneval"
     stamp = folder / ".importer"

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from suites.loader import SuiteError
+from nightshift.suites.loader import SuiteError
 
 TESTS_IN_SANDBOX = "/grader/tests/harbor"
 LOGS_IN_SANDBOX = "/tmp/harbor-logs/verifier"

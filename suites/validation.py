@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from nightshift.models import Case
-from suites.loader import VALIDATION_FILE, SuiteError
+from nightshift.suites.loader import VALIDATION_FILE, SuiteError
 
 
 class CaseRecord(BaseModel):

@@ -15,12 +15,12 @@ from pathlib import Path
 
 from prefect import task
 
-from experiment.trials import TrialSpec
-from gateway import ModelGateway
-from harnesses import ToolAgent
 from nightshift.contracts import Grader, SandboxBackend, SandboxLimits, SandboxSpec
+from nightshift.experiment.trials import TrialSpec
+from nightshift.gateway import ModelGateway
+from nightshift.harnesses import ToolAgent
 from nightshift.models import AgentOutcome, GradeResult, TrialResult, TrialStatus
-from tasks.results import write_result
+from nightshift.tasks.results import write_result
 
 
 class InfraError(RuntimeError):

@@ -38,7 +38,7 @@ def prefect_server():
     """
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    from deployments.server import ensure_server, stop
+    from nightshift.deployments.server import ensure_server, stop
 
     url = ensure_server(port=free_port(), home=_STATE / "prefect-server", state_dir=_STATE)
     os.environ["PREFECT_API_URL"] = url
@@ -52,6 +52,6 @@ def prefect_server():
 
 @pytest.fixture(scope="session")
 def builtin_cases():
-    from suites import load_cases
+    from nightshift.suites import load_cases
 
     return load_cases(BUILTIN)

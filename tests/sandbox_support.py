@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from nightshift.contracts import SandboxLimits, SandboxSpec
-from sandbox.cgroups import CgroupSet
-from sandbox.folder import sandbox_root
-from sandbox.images import latest_build
+from nightshift.sandbox.cgroups import CgroupSet
+from nightshift.sandbox.folder import sandbox_root
+from nightshift.sandbox.images import latest_build
 
 BACKENDS = ["bubblewrap", "docker"]
 SMALL = SandboxLimits(cpus=1, memory_mb=128, pids=64, disk_mb=64, output_kb=64, cpu_seconds=60)
@@ -43,7 +43,7 @@ def make_backend(name: str):
         _unavailable(name, "needs root (uid 65534 jail, cgroups, loop-mounted quota disk)")
     image = backend_image(name)
     try:
-        from sandbox.factory import backend_for
+        from nightshift.sandbox.factory import backend_for
 
         return backend_for(name, image)
     except (RuntimeError, ValueError) as exc:

@@ -13,9 +13,9 @@ import re
 import numpy as np
 import pytest
 
-from analysis.paired import comparisons
-from analysis.simulate import write_simulated
-from analysis.source import connect
+from nightshift.analysis.paired import comparisons
+from nightshift.analysis.simulate import write_simulated
+from nightshift.analysis.source import connect
 
 REPLICATES = 240
 CASES, SEEDS = 500, 5  # × 2 variants = 5,000 trials per experiment

@@ -9,9 +9,9 @@ import re
 import pyarrow.parquet as pq
 import pytest
 
-from analysis.simulate import simulate_trials
-from experiment.manifest import RunManifest
+from nightshift.analysis.simulate import simulate_trials
 from nightshift.cli import main
+from nightshift.experiment.manifest import RunManifest
 
 
 def manifest(run: str) -> RunManifest:

@@ -10,9 +10,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from analysis import analyse, paired_differences, variant_scores
-from analysis.scores import histogram
-from analysis.source import AnalysisError, connect
+from nightshift.analysis import analyse, paired_differences, variant_scores
+from nightshift.analysis.scores import histogram
+from nightshift.analysis.source import AnalysisError, connect
 
 
 def rows_table(rows: list[dict]) -> pa.Table:

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from analysis.simulate import skill_for, true_pass_rate
-from analysis.stats import Z95, binomial_two_sided, bootstrap_ci, chi2_1_sf, mdd, paired_test, seeds_needed
+from nightshift.analysis.simulate import skill_for, true_pass_rate
+from nightshift.analysis.stats import Z95, binomial_two_sided, bootstrap_ci, chi2_1_sf, mdd, paired_test, seeds_needed
 
 
 def test_exact_mcnemar_matches_the_binomial_tail():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from experiment.comparability import NotComparable, check_comparable, differences
-from experiment.manifest import ModelPin, RunManifest
+from nightshift.experiment.comparability import NotComparable, check_comparable, differences
+from nightshift.experiment.manifest import ModelPin, RunManifest
 
 
 def manifest(**changes) -> RunManifest:

@@ -9,12 +9,14 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from prefect.client.orchestration import get_client
 
-from deployments.server import PROJECT_ROOT, deploy, start_worker, stop
+from nightshift.deployments.server import deploy, start_worker, stop
 
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the checkout: prefect.yaml is applied from here
 OUTPUT = PROJECT_ROOT / "test-output"
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from experiment.config import ExperimentError, load_experiment
+from nightshift.experiment.config import ExperimentError, load_experiment
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-import tasks.run_trial as run_trial_module
-from experiment.manifest import RunManifest
-from flows.nightly_eval import nightly_eval
+import nightshift.tasks.run_trial as run_trial_module
+from nightshift.experiment.manifest import RunManifest
+from nightshift.flows.nightly_eval import nightly_eval
 
 CASES = ["py-bugfix-slugify", "sh-csv-column-sum", "dt-jsonl-daily-summary"]
 
@@ -15,7 +15,7 @@ CASES = ["py-bugfix-slugify", "sh-csv-column-sum", "dt-jsonl-daily-summary"]
 @pytest.fixture(autouse=True)
 def fixed_code_version(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pin the code version: an edit elsewhere in a dirty checkout would otherwise start a new run mid-test."""
-    monkeypatch.setattr("experiment.manifest.code_version", lambda: "test-code-version")
+    monkeypatch.setattr("nightshift.experiment.manifest.code_version", lambda: "test-code-version")
 
 
 def experiment(tmp_path: Path, cases: list[str] = CASES, retries: int = 0) -> Path:

@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from experiment.config import HarnessSettings, ModelEndpoint, ModelPrice, Variant
-from experiment.trials import TrialSpec
-from gateway import ModelGateway
 from nightshift.contracts import SandboxLimits, SandboxSpec
+from nightshift.experiment.config import HarnessSettings, ModelEndpoint, ModelPrice, Variant
+from nightshift.experiment.trials import TrialSpec
+from nightshift.gateway import ModelGateway
 from nightshift.models import ExecResult, GradeResult, TrialStatus
-from simulator.config import SimulatorConfig
-from simulator.embedded import running_simulators
-from simulator.request_log import key_hash
-from tasks.results import write_result
-from tasks.run_trial import TrialContext, execute_trial
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulators
+from nightshift.simulator.request_log import key_hash
+from nightshift.tasks.results import write_result
+from nightshift.tasks.run_trial import TrialContext, execute_trial
 
 SECRET = "sk-live-DO-NOT-LEAK-7f3a9c1e5b"
 PRICES = {"sim-strong": ModelPrice(input_per_mtok=2.5, output_per_mtok=10.0)}

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from gateway.buckets import Quota, QuotaGate, TokenBucket
-from gateway.headers import RateLimitHeaders
+from nightshift.gateway.buckets import Quota, QuotaGate, TokenBucket
+from nightshift.gateway.headers import RateLimitHeaders
 
 
 class FakeClock:

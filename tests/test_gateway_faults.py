@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from experiment.config import HarnessSettings
-from gateway import GatewayError, ModelGateway
-from gateway.retry import BackoffWait
-from harnesses.tool_agent import ToolAgent
-from simulator.config import FAULT_KINDS, SimulatorConfig
-from simulator.embedded import running_simulators
-from simulator.request_log import key_hash, read_log
+from nightshift.experiment.config import HarnessSettings
+from nightshift.gateway import GatewayError, ModelGateway
+from nightshift.gateway.retry import BackoffWait
+from nightshift.harnesses.tool_agent import ToolAgent
+from nightshift.simulator.config import FAULT_KINDS, SimulatorConfig
+from nightshift.simulator.embedded import running_simulators
+from nightshift.simulator.request_log import key_hash, read_log
 
 KEY = "sk-fault-test"
 HELLO = [{"role": "user", "content": "hello there"}]

@@ -5,8 +5,8 @@ from email.utils import format_datetime
 
 import pytest
 
-from gateway.headers import RateLimitHeaders, parse_duration, parse_retry_after
-from simulator.rate_limits import RateLimiter, format_duration
+from nightshift.gateway.headers import RateLimitHeaders, parse_duration, parse_retry_after
+from nightshift.simulator.rate_limits import RateLimiter, format_duration
 
 
 @pytest.mark.parametrize(("text", "seconds"), [

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from gateway import GatewayError, ModelGateway, Quota
-from gateway.loadgen import drive, gateway_caller
-from simulator.config import SimulatorConfig
-from simulator.embedded import running_simulator
-from simulator.request_log import key_hash, read_log
+from nightshift.gateway import GatewayError, ModelGateway, Quota
+from nightshift.gateway.loadgen import drive, gateway_caller
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulator
+from nightshift.simulator.request_log import key_hash, read_log
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -71,7 +71,7 @@ def test_oversubscribed_callers_pause_and_recover_instead_of_storming(quota_sim:
 
 def run_loadgen(url: str, key: str, share: float, seconds: float) -> subprocess.Popen:
     env = {**os.environ, "NIGHTSHIFT_API_KEY": key, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([sys.executable, "-m", "gateway.loadgen", "--base-url", url, "--callers", "16",
+    return subprocess.Popen([sys.executable, "-m", "nightshift.gateway.loadgen", "--base-url", url, "--callers", "16",
                              "--seconds", str(seconds), "--rpm", "1200", "--share", str(share),
                              "--max-tokens", "64", "--handshake"],
                             env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

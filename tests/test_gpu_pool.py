@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu import CardInterval, GpuCard, GpuPool, cards_from, run_timing_step
+from nightshift.gpu import CardInterval, GpuCard, GpuPool, cards_from, run_timing_step
 from nightshift.models import ExecResult
 
 CARDS = 3
@@ -116,7 +116,7 @@ def test_a_crashed_timing_step_gives_its_card_back() -> None:
 HOLDER = """
 import sys, time
 from pathlib import Path
-from gpu import GpuPool, GpuCard
+from nightshift.gpu import GpuPool, GpuCard
 pool = GpuPool([GpuCard("stand-in-0", stand_in=True)], lock_dir=Path(sys.argv[1]))
 with pool.card("other-process"):
     print("held", flush=True)

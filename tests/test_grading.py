@@ -2,13 +2,13 @@
 
 import pytest
 
-from graders import CaseGrader, PublicTestGrader
-from graders.validate import validate_cases
 from nightshift.contracts import SandboxSpec
+from nightshift.graders import CaseGrader, PublicTestGrader
+from nightshift.graders.validate import validate_cases
 from nightshift.models import AgentOutcome, GradeResult, TestOutcome, TrialStatus
-from sandbox.bubblewrap import BubblewrapBackend
-from suites import load_cases
-from tasks.run_trial import decide_status
+from nightshift.sandbox.bubblewrap import BubblewrapBackend
+from nightshift.suites import load_cases
+from nightshift.tasks.run_trial import decide_status
 from tests.conftest import BUILTIN
 
 CASES = load_cases(BUILTIN)
@@ -111,9 +111,9 @@ def test_excluded_tests_are_reported_not_counted() -> None:
 
 def test_a_sandbox_that_fails_to_destroy_still_yields_its_row(monkeypatch) -> None:
     """The grade stands and the row is written; the failure is named in the reason."""
-    from experiment.config import Variant
-    from experiment.trials import TrialSpec
-    from tasks.run_trial import TrialContext, execute_trial
+    from nightshift.experiment.config import Variant
+    from nightshift.experiment.trials import TrialSpec
+    from nightshift.tasks.run_trial import TrialContext, execute_trial
 
     class NoModel:
         calls = input_tokens = output_tokens = rate_limited = 0

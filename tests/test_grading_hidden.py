@@ -5,17 +5,17 @@ from pathlib import Path
 
 import pytest
 
-from graders import CaseGrader
-from graders.hidden import HiddenTestSource, generate
-from graders.oracle import check_case, flaky_names
 from nightshift.contracts import SandboxSpec
+from nightshift.graders import CaseGrader
+from nightshift.graders.hidden import HiddenTestSource, generate
+from nightshift.graders.oracle import check_case, flaky_names
 from nightshift.models import AgentOutcome, GradeResult, TestOutcome, TrialStatus
-from sandbox.bubblewrap import BubblewrapBackend
-from suites import load_cases
-from suites.humaneval import import_humaneval
-from suites.loader import SuiteError
-from suites.validation import SuiteRecord, require_validated, write_record
-from tasks.run_trial import decide_status
+from nightshift.sandbox.bubblewrap import BubblewrapBackend
+from nightshift.suites import load_cases
+from nightshift.suites.humaneval import import_humaneval
+from nightshift.suites.loader import SuiteError
+from nightshift.suites.validation import SuiteRecord, require_validated, write_record
+from nightshift.tasks.run_trial import decide_status
 from tests.conftest import BUILTIN
 
 # HumanEval/0 with the answers of its public check() memorised: it passes check(), and nothing else
@@ -107,7 +107,7 @@ def test_flaky_test_on_the_oracle_is_reported_and_then_excluded(tmp_path: Path) 
     suite = tmp_path / "suite"
     shutil.copytree(BUILTIN / case.id, suite / case.id)
     (suite / "suite.toml").write_text('name = "mini"\n')
-    from graders.validate import validate_cases
+    from nightshift.graders.validate import validate_cases
 
     record = validate_cases(load_cases(suite), BubblewrapBackend(), repeats=1).record
     record.cases[case.id].flaky = check.flaky
@@ -129,7 +129,7 @@ def test_runs_refuse_unvalidated_or_failing_suites_unless_allowed(tmp_path: Path
         require_validated(suite, cases, "case-grader/2")
     assert require_validated(suite, cases, "case-grader/2", allow=True)
     from nightshift.models import Case  # noqa: F401 - the record is keyed by case id and content hash
-    from suites.validation import CaseRecord
+    from nightshift.suites.validation import CaseRecord
 
     write_record(suite, SuiteRecord(suite="mini", grader_version="case-grader/2", repeats=1, cases={
         "py-bugfix-paginate": CaseRecord(content_hash=cases[0].content_hash, ok=True)}))

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from experiment.config import Experiment, Variant
-from experiment.manifest import ModelPin, RunManifest, build_manifest, code_version
-from experiment.trials import expand_trials, trial_id
-from suites.loader import tree_hash
+from nightshift.experiment.config import Experiment, Variant
+from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest, code_version
+from nightshift.experiment.trials import expand_trials, trial_id
+from nightshift.suites.loader import tree_hash
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,7 @@ import pytest
 
 from nightshift.cli import main
 from nightshift.models import TrialResult
-from planner import (
+from nightshift.planner import (
     Capacity,
     NightClock,
     TrialLoad,
@@ -20,9 +20,9 @@ from planner import (
     lower_bounds,
     order_trials,
 )
-from planner.command import parse_deadline
-from planner.model import simulate
-from tasks.results import write_parquet
+from nightshift.planner.command import parse_deadline
+from nightshift.planner.model import simulate
+from nightshift.tasks.results import write_parquet
 
 
 def test_lower_bounds_name_every_constraint() -> None:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.folder import sandbox_root
-from sandbox.paths import SandboxPathError
+from nightshift.sandbox.folder import sandbox_root
+from nightshift.sandbox.paths import SandboxPathError
 from tests.sandbox_support import BACKENDS, SMALL, Tracked, host_processes, leftovers, make_backend
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from nightshift.contracts import Sandbox, SandboxSpec
-from sandbox.folder import SandboxFolder, sandbox_root
+from nightshift.sandbox.folder import SandboxFolder, sandbox_root
 from tests.sandbox_support import BACKENDS, SMALL, Tracked, backend_image, host_processes, leftovers, make_backend
 
 REPO = Path(__file__).resolve().parent.parent
@@ -101,7 +101,7 @@ def test_destroy_is_idempotent(backend) -> None:
 _WORKER = """
 import sys
 from nightshift.contracts import SandboxSpec
-from sandbox.factory import backend_for
+from nightshift.sandbox.factory import backend_for
 box = backend_for(sys.argv[1], sys.argv[2]).create(SandboxSpec(run_id="killed-run", trial_id="worker"))
 print(box.id, flush=True)
 box.exec("sleep 3002 & sleep 3002", timeout_s=600)

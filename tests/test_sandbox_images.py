@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from experiment.config import Experiment, SandboxSettings, Variant
-from experiment.manifest import build_manifest
-from sandbox.docker_image import ImagePinError, split_pin
-from sandbox.images import latest_build
+from nightshift.experiment.config import Experiment, SandboxSettings, Variant
+from nightshift.experiment.manifest import build_manifest
+from nightshift.sandbox.docker_image import ImagePinError, split_pin
+from nightshift.sandbox.images import latest_build
 from tests.sandbox_support import Tracked, make_backend
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,7 +61,7 @@ def test_identity_is_the_image_id_and_the_manifest_records_it(docker_backend, bu
 
 
 def test_a_name_pinned_to_another_id_is_refused(docker_backend, other_image) -> None:
-    from sandbox.docker_backend import DockerBackend
+    from nightshift.sandbox.docker_backend import DockerBackend
 
     assert DockerBackend(f"nightshift-test/other:1@{other_image}").image_id == other_image
     with pytest.raises(ImagePinError, match="refusing to run a different image"):
@@ -73,7 +73,7 @@ def test_a_name_pinned_to_another_id_is_refused(docker_backend, other_image) -> 
 
 
 def test_a_tag_moved_during_the_run_is_refused_and_never_used(docker_backend, other_image) -> None:
-    from sandbox.docker_backend import DockerBackend
+    from nightshift.sandbox.docker_backend import DockerBackend
 
     client = docker_backend.client
     client.images.get(docker_backend.image_id).tag("nightshift-test/moving", "1")
@@ -106,7 +106,7 @@ def test_bubblewrap_identity_follows_the_root_filesystem() -> None:
     build = latest_build()
     if build is None:
         pytest.skip("no sandbox image built; run: .venv/bin/python scripts/build_sandbox_image.py")
-    from sandbox.bubblewrap import BubblewrapBackend
+    from nightshift.sandbox.bubblewrap import BubblewrapBackend
 
     built, host = BubblewrapBackend(str(build.rootfs)), BubblewrapBackend("host")
     assert built.identity() == built.identity() != host.identity()

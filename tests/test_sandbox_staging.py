@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 from nightshift.contracts import SandboxSpec
-from sandbox.bubblewrap import BubblewrapBackend
-from sandbox.folder import STAGING_GRACE_S, sandbox_root
+from nightshift.sandbox.bubblewrap import BubblewrapBackend
+from nightshift.sandbox.folder import STAGING_GRACE_S, sandbox_root
 
 
 def test_created_folder_has_owner_and_no_staging_is_left() -> None:

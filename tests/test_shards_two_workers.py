@@ -18,14 +18,15 @@ import pytest
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName, FlowFilter, FlowFilterName
 
-import flows.shards
-from deployments.server import PROJECT_ROOT, QUIET_ENV, deploy
-from flows.nightly_eval import nightly_eval
-from simulator.config import SimulatorConfig
-from simulator.embedded import running_simulator
-from simulator.request_log import read_log
+import nightshift.flows.shards
+from nightshift.deployments.server import QUIET_ENV, deploy
+from nightshift.flows.nightly_eval import nightly_eval
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulator
+from nightshift.simulator.request_log import read_log
 from tests.conftest import BUILTIN
 
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the checkout: prefect.yaml is applied from here
 RPM = 300  # 5 requests/s for both workers together: the night below needs about a minute of it
 KEY_ENV = "NIGHTSHIFT_SHARD_TEST_KEY"
 CASES = sorted(p.name for p in BUILTIN.iterdir() if (p / "case.toml").is_file())[:10]
@@ -72,7 +73,7 @@ output_dir: out
         deploy(prefect_server)
         workers = [start_worker(prefect_server, f"shard-worker-{i}", tmp) for i in (1, 2)]
         crashes: list[float] = []
-        real_pause = flows.shards._pause
+        real_pause = nightshift.flows.shards._pause
 
         def crash_once(seconds: float) -> None:
             if not crashes:  # the first attempt of the parent dies right after launching its shards
@@ -80,13 +81,13 @@ output_dir: out
                 raise RuntimeError("parent flow process lost (test)")
             real_pause(seconds)
 
-        flows.shards._pause = crash_once
+        nightshift.flows.shards._pause = crash_once
         try:
             started = time.monotonic()
             summary = nightly_eval.with_options(retries=1, retry_delay_seconds=0)(experiment_file=str(exp))
             wall = time.monotonic() - started
         finally:
-            flows.shards._pause = real_pause
+            nightshift.flows.shards._pause = real_pause
             for worker in workers:
                 stop_worker(worker)
             os.environ.pop(KEY_ENV, None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -9,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from experiment.config import ExperimentError, load_experiment
-from flows.shards import shard_key
+from nightshift.experiment.config import ExperimentError, load_experiment
+from nightshift.flows.shards import shard_key
 from tests.conftest import REPO
 
 TEMPLATES = REPO / "deployments" / "templates"
@@ -26,10 +27,10 @@ def test_shard_keys_are_stable_per_parent_and_attempt() -> None:
 def test_prefect_yaml_deploys_the_shard_flow() -> None:
     deployments = {d["name"]: d for d in yaml.safe_load((REPO / "prefect.yaml").read_text())["deployments"]}
     shard = deployments["shard"]
-    assert shard["entrypoint"] == "flows/shards.py:nightly_shard"
+    assert shard["entrypoint"] == "nightshift.flows.shards.nightly_shard"
     assert "schedules" not in shard  # only the parent starts shards
-    path, name = shard["entrypoint"].split(":")
-    assert f"def {name}(" in (REPO / path).read_text()
+    module, name = shard["entrypoint"].rsplit(".", 1)
+    assert getattr(importlib.import_module(module), name).name == "nightly-shard"
 
 
 @pytest.mark.parametrize("kind", ["docker", "kubernetes"])
@@ -56,7 +57,7 @@ def test_shards_and_gpu_settings_are_checked(tmp_path: Path) -> None:
 
 def test_the_server_accepts_the_job_templates(prefect_server: str) -> None:
     """What the docs tell an operator to run; the server checks the template against its variables."""
-    from deployments.server import prefect_cli
+    from nightshift.deployments.server import prefect_cli
 
     for kind in ("docker", "kubernetes"):
         created = prefect_cli("work-pool", "create", f"nightshift-{kind}-check", "--type", kind, "--overwrite",

@@ -13,12 +13,12 @@ import httpx
 import openai
 import pytest
 
-from simulator.cases import CaseBrief, CaseIndex
-from simulator.config import SimulatorConfig
-from simulator.embedded import running_simulator
-from simulator.policy import MODELS, Plan, action_at, decide, difficulty, reply, solve_probability
-from simulator.rate_limits import RateLimiter, format_duration
-from suites.loader import load_cases
+from nightshift.simulator.cases import CaseBrief, CaseIndex
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulator
+from nightshift.simulator.policy import MODELS, Plan, action_at, decide, difficulty, reply, solve_probability
+from nightshift.simulator.rate_limits import RateLimiter, format_duration
+from nightshift.suites.loader import load_cases
 
 KEY = "sk-test"
 TOOLS = [

@@ -10,9 +10,9 @@ import httpx
 import openai
 import pytest
 
-from simulator.config import SimulatorConfig
-from simulator.embedded import running_simulator
-from simulator.rate_limits import RateLimiter
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulator
+from nightshift.simulator.rate_limits import RateLimiter
 
 KEY = "sk-test"
 
@@ -55,7 +55,7 @@ def test_latency_distributions_have_the_configured_mean(shape: str) -> None:
 
 
 def test_fault_table_and_cli_flags() -> None:
-    from simulator.__main__ import config_from_args, parse_args
+    from nightshift.simulator.__main__ import config_from_args, parse_args
 
     config = config_from_args(parse_args(["--fault", "reset=0.1", "--fault", "500=0.2", "--fault-rate", "0.2",
                                           "--burst-s", "5", "--rpm", "600"]))

