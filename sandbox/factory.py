@@ -6,24 +6,24 @@ from nightshift.contracts import SandboxBackend
 
 
 def backend_for(name: str, image: str) -> SandboxBackend:
-    if name == "bubblewrap":
-        from sandbox.bubblewrap import BubblewrapBackend
+    """The backend registered as `name` (nightshift.sandboxes: bubblewrap, docker, or a plugin's)."""
+    from nightshift.plugins import SANDBOXES
+    from nightshift.registry import PluginError
 
-        return BubblewrapBackend(image)
-    if name == "docker":
-        from sandbox.docker_backend import DockerBackend
-
-        return DockerBackend(image)
-    raise ValueError(f"sandbox.backend {name!r} is not known; use 'bubblewrap' or 'docker'")
+    try:
+        backend_class = SANDBOXES.resolve(name).target
+    except PluginError as exc:
+        raise ValueError(f"sandbox.backend {name!r} is not known ({exc}); use 'bubblewrap' or 'docker'") from exc
+    return backend_class(image)
 
 
 def reap_leftovers() -> dict[str, int]:
     """Remove what dead runs left, on every backend this host has (run at worker start; flows reap at start)."""
-    from sandbox.bubblewrap import BubblewrapBackend
+    from nightshift.sandbox.bubblewrap import BubblewrapBackend
 
     removed = {"bubblewrap": BubblewrapBackend("host").reap()}
     try:
-        from sandbox.docker_backend import DockerBackend
+        from nightshift.sandbox.docker_backend import DockerBackend
 
         removed["docker"] = DockerBackend(None).reap()
     except RuntimeError:  # no docker engine on this host: nothing of ours can be there

@@ -1,0 +1,27 @@
+"""The extension points of nightshift, each a Registry over its own entry-point group.
+
+A third-party package adds one by declaring an entry point, e.g. in its pyproject.toml:
+
+    [project.entry-points."nightshift.metrics"]
+    fast_pass = "my_team.metrics:FastPass"
+
+and `nightshift plugins` lists everything installed, with versions.
+"""
+
+from __future__ import annotations
+
+from nightshift.registry import Registry
+
+HARNESSES = Registry("harnesses", {"reference": "nightshift.harnesses.tool_agent:ToolAgent"})
+METRICS = Registry("metrics", {})
+IMPORTERS = Registry("importers", {
+    "humaneval": "nightshift.suites.humaneval:import_humaneval",
+    "harbor": "nightshift.suites.harbor:import_harbor",
+    "swebench": "nightshift.suites.swebench:import_swebench",
+})
+SANDBOXES = Registry("sandboxes", {
+    "bubblewrap": "nightshift.sandbox.bubblewrap:BubblewrapBackend",
+    "docker": "nightshift.sandbox.docker_backend:DockerBackend",
+})
+
+ALL = {"harnesses": HARNESSES, "metrics": METRICS, "importers": IMPORTERS, "sandboxes": SANDBOXES}
