@@ -46,7 +46,7 @@ import httpx
 from prefect import flow, task
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
-from nightshift.flows.nightly_eval import run_all
+from nightshift.flows.trial_map import run_all
 from nightshift.gateway import ModelGateway, Quota
 from nightshift.models import TrialResult
 from nightshift.planner import Capacity, TrialLoad, forecast, learn_history, order_trials

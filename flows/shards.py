@@ -34,9 +34,12 @@ from prefect import flow, get_run_logger
 from nightshift.experiment.config import load_experiment
 from nightshift.experiment.manifest import RunManifest
 from nightshift.experiment.trials import expand_trials
+from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
+from nightshift.flows.trial_map import run_all
 from nightshift.planner import Capacity, NightClock, TrialLoad, deal_shards
 from nightshift.planner.night import NightPlan, capacity_of
 from nightshift.planner.schedule import case_block
+from nightshift.tasks.results import result_path
 
 
 class ShardError(RuntimeError):
@@ -156,22 +159,14 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
     """Run these trials of a night the parent pinned (run_dir/manifest.json), ``concurrency`` at a time."""
     from prefect.runtime import flow_run
 
-    from nightshift.flows.nightly_eval import load_run_cases, run_all
-    from nightshift.gateway import ModelGateway
-    from nightshift.graders import PublicTestGrader
-    from nightshift.sandbox import backend_for
-    from nightshift.tasks.results import result_path
-    from nightshift.tasks.run_trial import TrialContext
-
     logger = get_run_logger()
     path, run = Path(experiment_file).resolve(), Path(run_dir)
     exp = load_experiment(path)
     manifest = RunManifest.read(run / "manifest.json")
-    backend = backend_for(exp.sandbox.backend, exp.sandbox.image)
+    backend = open_backend(exp)
     if backend.identity() != manifest.sandbox_identity:
         raise ShardError(f"worker {os.uname().nodename}: sandbox identity {backend.identity()} differs from the "
                          f"run's pin {manifest.sandbox_identity}; give every worker the same image")
-    backend.reap()
     by_id = {s.trial_id: s for s in expand_trials(manifest, load_run_cases(exp, path), exp.variants)}
     missing = [t for t in trial_ids if t not in by_id]
     if missing:
@@ -182,10 +177,7 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
     if not base_url or not key:
         raise ShardError(f"worker {os.uname().nodename}: no model endpoint: set model.base_url in {path} and "
                          f"export {exp.model.api_key_env} on every worker")
-    gateway = ModelGateway.from_settings(base_url, key, exp.model.model_copy(update={"share": share}),
-                                         concurrency_slots=concurrency)
-    ctx = TrialContext(run_dir=run, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
-                       grader=PublicTestGrader())
+    ctx = trial_context(exp, run, backend, open_gateway(exp, base_url, key, concurrency, share))
     cap = capacity_of(exp)
     scale = share / exp.model.share
     capacity = Capacity(concurrency, cap.requests_per_minute and cap.requests_per_minute * scale,

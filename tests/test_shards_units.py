@@ -63,3 +63,13 @@ def test_the_server_accepts_the_job_templates(prefect_server: str) -> None:
         created = prefect_cli("work-pool", "create", f"nightshift-{kind}-check", "--type", kind, "--overwrite",
                               "--base-job-template", str(TEMPLATES / f"{kind}.json"), url=prefect_server, check=False)
         assert created.returncode == 0, created.stdout + created.stderr
+
+
+def test_the_shard_flow_does_not_import_the_parent_flow() -> None:
+    # one module builds the trial context for both flows; a shard worker never loads nightly_eval
+    import subprocess
+    import sys
+
+    code = ("import sys, nightshift.flows.shards; "
+            "assert 'nightshift.flows.nightly_eval' not in sys.modules, 'shards imports nightly_eval'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)

@@ -1,0 +1,57 @@
+"""What a night's trials share, built in one place for both flows: the run's cases, the sandbox
+backend (dead runs' sandboxes reaped), the gateway at this process's share of the quota, the grader.
+
+nightly-eval (the parent) and nightly-shard (a child on a work pool) both call ``open_backend``,
+``open_gateway`` and ``trial_context``, so a new per-trial dependency is added here once and reaches
+every way a night runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import get_run_logger
+
+from nightshift.contracts import SandboxBackend
+from nightshift.experiment.config import Experiment
+from nightshift.gateway import ModelGateway
+from nightshift.graders import PublicTestGrader
+from nightshift.models import Case
+from nightshift.sandbox import backend_for
+from nightshift.suites import load_cases
+from nightshift.suites.loader import SuiteError
+from nightshift.tasks.run_trial import TrialContext
+
+
+def load_run_cases(exp: Experiment, experiment_file: Path) -> list[Case]:
+    """Every case of the experiment's suites, narrowed to ``cases`` when the experiment lists them."""
+    cases = [c for d in exp.suite_paths(experiment_file.parent) for c in load_cases(d)]
+    if exp.cases is not None:
+        unknown = sorted(set(exp.cases) - {c.id for c in cases})
+        if unknown:
+            raise SuiteError(f"{experiment_file}: field 'cases': unknown case ids {unknown}; check the spelling")
+        cases = [c for c in cases if c.id in set(exp.cases)]
+    return cases
+
+
+def open_backend(exp: Experiment) -> SandboxBackend:
+    """The experiment's sandbox backend, after removing the sandboxes that dead runs left behind."""
+    backend = backend_for(exp.sandbox.backend, exp.sandbox.image)
+    reaped = backend.reap()
+    if reaped:
+        get_run_logger().warning("removed %d sandboxes left by dead runs", reaped)
+    return backend
+
+
+def open_gateway(exp: Experiment, base_url: str, api_key: str, concurrency: int,
+                 share: float | None = None) -> ModelGateway:
+    """The gateway of this process: ``concurrency`` trials in flight, ``share`` of the model quota
+    (default: the experiment's own ``model.share``; a shard gets its slice of it)."""
+    settings = exp.model if share is None else exp.model.model_copy(update={"share": share})
+    return ModelGateway.from_settings(base_url, api_key, settings, concurrency_slots=concurrency)
+
+
+def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gateway: ModelGateway) -> TrialContext:
+    """The context every trial of this process gets."""
+    return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
+                        grader=PublicTestGrader())
