@@ -3,8 +3,8 @@
 Every other pin that changes outcomes must match: the resolved version of any model both runs use,
 the sandbox identity (image digest) and limits, the suite hash and case list, the seeds and the
 grader version. Code and package versions are reported but do not refuse, since a change of the
-harness code is often exactly what a night compares. ``--allow-diff FIELD`` accepts one field
-explicitly; the report then says so.
+harness code is often exactly what a night compares; nor does the hidden-test seed, which changes
+every night by design. ``--allow-diff FIELD`` accepts one field explicitly; the report then says so.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from nightshift.experiment.manifest import RunManifest
 
 GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", "cases", "seeds", "grader_version")
-NOTED = ("code_version", "packages", "python")
+NOTED = ("code_version", "packages", "python", "hidden_seed", "suite_validation")
 
 
 class NotComparable(ValueError):

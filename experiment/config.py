@@ -139,6 +139,10 @@ class Experiment(_Strict):
     cases: list[str] | None = Field(None, description="Only these case ids (default: every case).")
     variants: list[Variant] = Field(min_length=1, description="The models/harness settings compared.")
     seeds: list[int] = Field([1, 2], min_length=1, description="One trial per case × variant × seed.")
+    hidden_seed: int | None = Field(None, ge=0, description="Seed of tonight's hidden stress tests, to replay a "
+                                    "night exactly; unset: a new one each night (from the name and the date).")
+    allow_unvalidated: bool = Field(False, description="Run even when a suite has no passing validate-suite "
+                                    "record for its current content; the manifest records that it did.")
     concurrency: int = Field(4, ge=1, le=1024,
                              description="Trials in flight at once (with shards: in all of them together).")
     infra_retries: int = Field(2, ge=0, le=10, description="Retries of a trial that ended in infra_error.")

@@ -46,6 +46,9 @@ class RunManifest(BaseModel):
     suite_hash: str
     cases: dict[str, str] = Field(description="case id -> content hash.")
     seeds: list[int]
+    hidden_seed: int = Field(0, description="The night's hidden-test seed; each case's seed derives from it.")
+    suite_validation: dict[str, str] = Field({}, description="Suite name -> 'validated', or why it ran "
+                                             "unvalidated (allow_unvalidated: true).")
     grader_version: str
     code_version: str
     python: str
@@ -68,7 +71,7 @@ class RunManifest(BaseModel):
         leaves the ids (and cached results) of existing trials unchanged."""
         return {"model": self.models[variant].model_dump(), "sandbox": self.sandbox_identity,
                 "limits": self.sandbox_limits, "grader": self.grader_version, "code": self.code_version,
-                "packages": self.packages}
+                "packages": self.packages, "hidden_seed": self.hidden_seed}
 
     def write(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -123,12 +126,16 @@ def package_versions() -> dict[str, str]:
 
 
 def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPin], endpoint: str,
-                   sandbox_identity: str, grader_version: str) -> RunManifest:
+                   sandbox_identity: str, grader_version: str, suite_validation: dict[str, str] | None = None
+                   ) -> RunManifest:
+    from nightshift.graders.hidden_seed import night_seed
+
     return RunManifest(
         experiment=exp.name, variants={v.name: v.model_dump() for v in exp.variants}, models=models,
         endpoint=endpoint, sandbox_backend=exp.sandbox.backend, sandbox_image=exp.sandbox.image,
         sandbox_identity=sandbox_identity, sandbox_limits=exp.sandbox.limits.model_dump(),
         suite_hash=suite_hash(cases), cases={c.id: c.content_hash for c in cases}, seeds=exp.seeds,
+        hidden_seed=night_seed(exp.name, exp.hidden_seed), suite_validation=suite_validation or {},
         grader_version=grader_version, code_version=code_version(), python=platform.python_version(),
         packages=package_versions(), created_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )

@@ -25,10 +25,18 @@ from nightshift.tasks.results import read_results, write_parquet
 DEFAULT_EXPERIMENT = "experiments/default.yaml"  # relative to the project folder the flow runs in
 
 
-def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url: str, sandbox_identity: str
-            ) -> RunManifest:
+def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url: str, sandbox_identity: str,
+            suite_validation: dict[str, str] | None = None) -> RunManifest:
     models = {v.name: ModelPin(model=v.model, version=gateway.resolve_model_version(v.model)) for v in exp.variants}
-    return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION)
+    return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation)
+
+
+def check_suites_validated(exp: Experiment, experiment_file: Path, cases: list[Case]) -> dict[str, str]:
+    """Refuse a suite that is unvalidated or changed since validate-suite, unless allow_unvalidated: true."""
+    from nightshift.suites.validation import run_validation_pins
+
+    folders = list(zip(exp.suites, exp.suite_paths(experiment_file.parent), strict=True))
+    return run_validation_pins(folders, cases, GRADER_VERSION, exp.allow_unvalidated, experiment_file)
 
 
 @flow(name="nightly-eval", log_prints=True)
@@ -38,11 +46,12 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     path = Path(experiment_file).resolve()
     exp = load_experiment(path)
     cases = load_run_cases(exp, path)
+    validation = check_suites_validated(exp, path, cases)  # before anything starts
     backend = open_backend(exp)
     with model_endpoint(exp, exp.suite_paths(path.parent), exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
-                           backend.identity())
+                           backend.identity(), validation)
         run_dir = exp.output_dir / manifest.run_id
         manifest.write(run_dir / "manifest.json")
         specs = expand_trials(manifest, cases, exp.variants)
@@ -54,7 +63,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
         if exp.shards:
             run_shards(night, exp, path, run_dir, endpoint)
         else:
-            ctx = trial_context(exp, run_dir, backend, gateway)
+            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed)
             run_all(night.specs, ctx, exp.concurrency, exp.trial_cache(), exp.infra_retries,
                     loads=night.loads if night.history else None, capacity=night.capacity)
         served = endpoint.simulator_requests()

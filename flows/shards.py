@@ -177,7 +177,8 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
     if not base_url or not key:
         raise ShardError(f"worker {os.uname().nodename}: no model endpoint: set model.base_url in {path} and "
                          f"export {exp.model.api_key_env} on every worker")
-    ctx = trial_context(exp, run, backend, open_gateway(exp, base_url, key, concurrency, share))
+    ctx = trial_context(exp, run, backend, open_gateway(exp, base_url, key, concurrency, share),
+                        manifest.hidden_seed)
     cap = capacity_of(exp)
     scale = share / exp.model.share
     capacity = Capacity(concurrency, cap.requests_per_minute and cap.requests_per_minute * scale,

@@ -1,5 +1,6 @@
 """What a night's trials share, built in one place for both flows: the run's cases, the sandbox
-backend (dead runs' sandboxes reaped), the gateway at this process's share of the quota, the grader.
+backend (dead runs' sandboxes reaped), the gateway at this process's share of the quota, the grader
+(with the night's hidden seed from the manifest, so parent and shards grade against the same tests).
 
 nightly-eval (the parent) and nightly-shard (a child on a work pool) both call ``open_backend``,
 ``open_gateway`` and ``trial_context``, so a new per-trial dependency is added here once and reaches
@@ -15,7 +16,7 @@ from prefect import get_run_logger
 from nightshift.contracts import SandboxBackend
 from nightshift.experiment.config import Experiment
 from nightshift.gateway import ModelGateway
-from nightshift.graders import PublicTestGrader
+from nightshift.graders import CaseGrader
 from nightshift.models import Case
 from nightshift.sandbox import backend_for
 from nightshift.suites import load_cases
@@ -51,7 +52,8 @@ def open_gateway(exp: Experiment, base_url: str, api_key: str, concurrency: int,
     return ModelGateway.from_settings(base_url, api_key, settings, concurrency_slots=concurrency)
 
 
-def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gateway: ModelGateway) -> TrialContext:
-    """The context every trial of this process gets."""
+def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gateway: ModelGateway,
+                  hidden_seed: int) -> TrialContext:
+    """The context every trial of this process gets; ``hidden_seed`` is the manifest's night seed."""
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
-                        grader=PublicTestGrader())
+                        grader=CaseGrader(hidden_seed=hidden_seed))

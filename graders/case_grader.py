@@ -2,7 +2,9 @@
 
 Order after the agent has finished: public tests are copied to /grader/tests and run; progress
 checkpoints run; then the hidden tests are generated on the host (seeded, cached per case) and
-copied to /grader/hidden, so nothing hidden existed anywhere the agent could look.
+copied to /grader/hidden, so nothing hidden existed anywhere the agent could look. The generator's
+seed comes from the night (``hidden_seed``, pinned in the manifest) and the case
+(graders/hidden_seed.py); the grade records it and the generated tests' digest.
 """
 
 from __future__ import annotations
@@ -10,28 +12,38 @@ from __future__ import annotations
 from nightshift.contracts import Sandbox
 from nightshift.graders.compare import judge, read_outputs
 from nightshift.graders.hidden import HiddenTestSource, HiddenTestSpec
+from nightshift.graders.hidden_seed import case_seed
 from nightshift.graders.public_tests import TEST_ENV, run_checkpoints, run_command, run_public_tests
 from nightshift.models import Case, GradeResult, TestOutcome
 
-GRADER_VERSION = "case-grader/2"
+GRADER_VERSION = "case-grader/3"  # 3: hidden tests named by input hash, seeds per night and case
 
 
 class CaseGrader:
-    """Grades one sandbox; ``hidden_seed`` overrides every case's own generator seed (None keeps it)."""
+    """Grades one sandbox. ``hidden_seed`` is the night's seed (each case's generator gets a seed derived
+    from it and the case id); None keeps every case's own ``[hidden] seed`` (validation, tests)."""
 
     def __init__(self, hidden_seed: int | None = None, source: HiddenTestSource | None = None) -> None:
         self.hidden_seed = hidden_seed
         self.source = source or HiddenTestSource()
 
+    def seed_for(self, case: Case) -> int | None:
+        """The seed this grader gives the case's generator (None: the case has no hidden tests)."""
+        if case.hidden is None:
+            return None
+        return case.hidden.seed if self.hidden_seed is None else case_seed(self.hidden_seed, case.id)
+
     def grade(self, case: Case, sandbox: Sandbox) -> GradeResult:
         public = run_public_tests(case, sandbox)
         marks = run_checkpoints(case, sandbox, public) if case.checkpoints else []
-        return GradeResult(tests=public + marks + self.run_hidden(case, sandbox))
+        seed = self.seed_for(case)
+        if seed is None:
+            return GradeResult(tests=public + marks)
+        hidden, digest = self.run_hidden(case, sandbox, seed)
+        return GradeResult(tests=public + marks + hidden, hidden_seed=seed, hidden_digest=digest)
 
-    def run_hidden(self, case: Case, sandbox: Sandbox) -> list[TestOutcome]:
-        if case.hidden is None:
-            return []
-        seed = case.hidden.seed if self.hidden_seed is None else self.hidden_seed
+    def run_hidden(self, case: Case, sandbox: Sandbox, seed: int) -> tuple[list[TestOutcome], str]:
+        """The hidden tests generated for ``seed``, run in the sandbox, and the digest of what was generated."""
         generated = self.source.tests_for(case, seed)
         sandbox.copy_in(generated.files, "/grader/hidden")
         outcomes: list[TestOutcome] = []
@@ -42,7 +54,7 @@ class CaseGrader:
                                             excluded=spec.name in case.excluded_tests))
             else:
                 outcomes += _run_outputs_test(case, sandbox, spec, timeout)
-        return outcomes
+        return outcomes, generated.digest
 
 
 def _run_outputs_test(case: Case, sandbox: Sandbox, spec: HiddenTestSpec, timeout_s: float) -> list[TestOutcome]:
@@ -52,8 +64,7 @@ def _run_outputs_test(case: Case, sandbox: Sandbox, spec: HiddenTestSpec, timeou
     printed = read_outputs(result.stdout)
     share = result.duration_s / max(1, len(spec.expected))
     outcomes = []
-    for index, expected in enumerate(spec.expected):
-        name = f"{spec.name}[{index}]"
+    for index, (name, expected) in enumerate(zip(spec.input_names(), spec.expected, strict=True)):
         passed, why = judge(expected, printed.get(index))
         if not passed and index not in printed and result.timed_out:
             why = "timed out before this input"

@@ -5,16 +5,21 @@ The generator (a stdlib-only script in the case folder) runs as
 
 * ``DIR/files/``: copied into the sandbox at /grader/hidden only after the agent has finished;
 * ``DIR/hidden.json``: ``{"tests": [...]}``, each test ``{"name", "command"}`` (passes on exit 0) or
-  ``{"name", "command", "expected": [repr, ...]}`` (an outputs test: the command prints one JSON
-  record per input and each input counts as one hidden test, judged here against ``expected``).
+  ``{"name", "command", "expected": [repr, ...], "inputs": [repr, ...]}`` (an outputs test: the
+  command prints one JSON record per input and each input counts as one hidden test, judged here
+  against ``expected``; ``inputs`` names each test by its input's content hash, so a flaky-test
+  exclusion follows its input, not its position).
 
-Output is a pure function of (case content, seed), so it is generated once per process and reused
-by every trial of the case; it lives in a private temporary folder, never in the run folder.
+Output is a pure function of (case content, seed) — generators make no time-based decisions — so it
+is generated once per process and reused by every trial of the case, and its digest (recorded in
+the row) proves a re-grade met the same tests. It lives in a private temporary folder, never in
+the run folder.
 """
 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import shutil
 import subprocess
@@ -26,6 +31,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from nightshift.models import Case
+from nightshift.suites.loader import tree_hash
 
 MEMORY_LIMIT_BYTES = 4 * 1024**3
 
@@ -37,6 +43,20 @@ class HiddenTestSpec(BaseModel):
     command: str
     expected: list[str] | None = Field(None, description="Expected reprs, one per input, for an outputs test.")
     timeout_s: float | None = Field(None, description="Seconds the command may run; default: the case's limit.")
+    inputs: list[str] | None = Field(None, description="Each input's text (same order as expected): names the "
+                                                       "per-input tests by content hash.")
+
+    def input_names(self) -> list[str]:
+        """One test name per expected value: ``name[<sha256 of the input>[:12]]``, or ``name[k]`` without inputs."""
+        assert self.expected is not None
+        if self.inputs is None:
+            return [f"{self.name}[{index}]" for index in range(len(self.expected))]
+        return [f"{self.name}[{input_key(text)}]" for text in self.inputs]
+
+
+def input_key(text: str) -> str:
+    """The content hash that names one hidden input (and keys its flaky-test exclusion)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 class GeneratedTests(BaseModel):
@@ -44,6 +64,8 @@ class GeneratedTests(BaseModel):
 
     files: Path
     tests: list[HiddenTestSpec]
+    seed: int
+    digest: str = Field(description="sha256 over everything generated: equal digests, identical tests.")
 
 
 class HiddenGenerationError(RuntimeError):
@@ -94,7 +116,11 @@ def generate(case: Case, seed: int, out: Path) -> GeneratedTests:
         tests = [HiddenTestSpec.model_validate(t) for t in declared["tests"]]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise HiddenGenerationError(f"{script}: generator wrote no valid hidden.json in --out: {exc}") from exc
-    names = [t.name for t in tests]
+    names = [n for t in tests for n in ([t.name] if t.expected is None else [t.name, *t.input_names()])]
     if len(set(names)) != len(names):
-        raise HiddenGenerationError(f"{script}: hidden test names repeat: {sorted(names)}")
-    return GeneratedTests(files=out / "files", tests=tests)
+        raise HiddenGenerationError(f"{script}: hidden test names repeat (two equal inputs?): {sorted(names)}")
+    for test in tests:
+        if test.expected is not None and test.inputs is not None and len(test.inputs) != len(test.expected):
+            raise HiddenGenerationError(f"{script}: test {test.name}: {len(test.inputs)} inputs but "
+                                        f"{len(test.expected)} expected values")
+    return GeneratedTests(files=out / "files", tests=tests, seed=seed, digest=tree_hash(out))

@@ -41,7 +41,8 @@ class HiddenTests(BaseModel):
     """
 
     generator: str = Field(description="Path of the generator script, relative to the case folder.")
-    seed: int = Field(0, description="Seed the generator gets, so every trial of a case meets the same tests.")
+    seed: int = Field(0, description="Seed used when no night seed is given (validate-suite, tests); a run "
+                               "derives each case's seed from the manifest's hidden_seed instead.")
     timeout_s: float = Field(120, gt=0, description="Seconds the generator may run on the host.")
 
 
@@ -118,6 +119,9 @@ class GradeResult(BaseModel):
     """Everything the grader found; resolved needs every counted public and hidden test to pass."""
 
     tests: list[TestOutcome]
+    hidden_seed: int | None = Field(None, description="Seed the hidden-test generator got (None: no hidden tests).")
+    hidden_digest: str = Field("", description="sha256 of the generated hidden tests: a re-grade with the same "
+                                               "seed must reproduce it.")
 
     def _count(self, kind: str) -> tuple[int, int]:
         chosen = [t for t in self.tests if t.kind == kind and not t.excluded]
@@ -204,6 +208,10 @@ class TrialResult(BaseModel):
     checkpoints_passed: int = Field(0, description="Progress checkpoints reached.")
     checkpoints_total: int = Field(0, description="Progress checkpoints of the case.")
     excluded_tests: int = Field(0, description="Tests run but not scored: flaky on the oracle (validate-suite).")
+    hidden_seed: int | None = Field(None, description="Seed of this case's hidden tests (from the night's "
+                                                      "hidden_seed and the case id); None: no hidden tests ran.")
+    hidden_digest: str = Field("", description="sha256 of the hidden tests generated for hidden_seed; re-grading "
+                                               "with that seed reproduces them exactly.")
     progress: float = Field(0.0, ge=0, le=1, description="Partial credit in [0, 1]: checkpoints or test shares.")
     steps: int = 0
     model_calls: int = 0

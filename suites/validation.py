@@ -3,7 +3,8 @@
 It says, per case and at which content hash, whether the oracle resolved the case, whether the
 untouched workspace failed it, and which tests were flaky. The loader reads the flaky tests from it
 (they are run but never scored); ``require_validated`` refuses a suite whose record is missing,
-stale or failing, unless the caller passes an explicit override.
+stale (a case's content hash changed since validation) or failing, unless the caller passes an
+explicit override; ``run_validation_pins`` is what a run calls before any trial starts.
 """
 
 from __future__ import annotations
@@ -86,11 +87,33 @@ def unvalidated(suite_dir: Path, cases: list[Case], grader_version: str) -> list
     return lines
 
 
-def require_validated(suite_dir: Path, cases: list[Case], grader_version: str, allow: bool = False) -> list[str]:
-    """Raise SuiteError when any case lacks a passing validation, unless ``allow`` (then return the lines)."""
+def require_validated(suite_dir: Path, cases: list[Case], grader_version: str, allow: bool = False,
+                      suite_arg: str | None = None, override: str = "allow unvalidated suites explicitly"
+                      ) -> list[str]:
+    """Raise SuiteError when any case lacks a passing validation, unless ``allow`` (then return the lines).
+    ``suite_arg`` is how the user names the suite (for the fix), ``override`` how they would allow it."""
     lines = unvalidated(suite_dir, cases, grader_version)
     if lines and not allow:
         shown = "\n  ".join(lines[:20]) + (f"\n  ... and {len(lines) - 20} more" if len(lines) > 20 else "")
         raise SuiteError(f"suite {suite_dir} cannot be used until it validates:\n  {shown}\n"
-                         f"fix: run `nightshift validate-suite {suite_dir}`, or allow unvalidated suites explicitly")
+                         f"fix: run `nightshift validate-suite {suite_arg or suite_dir}`, or {override}")
     return lines
+
+
+def run_validation_pins(suites: list[tuple[str, Path]], cases: list[Case], grader_version: str, allow: bool,
+                        experiment_file: Path) -> dict[str, str]:
+    """For a run: suite name -> 'validated' or what was unvalidated; refuses (SuiteError) unless ``allow``.
+
+    ``suites`` pairs what the experiment wrote ('builtin', 'humaneval', a path) with the folder; only the
+    run's own cases are checked, so a run of a few cases needs only those validated."""
+    import tomllib
+
+    pins = {}
+    for written, folder in suites:
+        name = tomllib.loads((folder / "suite.toml").read_text()).get("name", folder.name)
+        chosen = [c for c in cases if c.suite == name]
+        lines = require_validated(folder, chosen, grader_version, allow=allow, suite_arg=written,
+                                  override=f"set allow_unvalidated: true in {experiment_file}")
+        pins[name] = "validated" if not lines else (
+            f"unvalidated, allowed by allow_unvalidated ({len(lines)} problems; first: {lines[0][:200]})")
+    return pins

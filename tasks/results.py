@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import typing
 from pathlib import Path
 
 import pyarrow as pa
@@ -47,7 +48,9 @@ def _arrow_schema() -> pa.Schema:
     kinds = {int: pa.int64(), float: pa.float64(), str: pa.string()}
     fields = []
     for name, info in TrialResult.model_fields.items():
-        fields.append(pa.field(name, kinds.get(info.annotation, pa.string())))
+        # an optional int (``int | None``) is a nullable int64 column, not text
+        kind = next((k for k in typing.get_args(info.annotation) if k is not type(None)), info.annotation)
+        fields.append(pa.field(name, kinds.get(kind, pa.string())))
     return pa.schema(fields)
 
 

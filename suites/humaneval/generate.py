@@ -229,7 +229,8 @@ def main():
         json.dump({"entry_point": problem["entry_point"], "per_input_s": RUNNER_PER_INPUT_S,
                    "inputs": [key for key, _ in chosen]}, handle)
     tests = [{"name": "stress", "command": "python3 -S /grader/hidden/runner.py",
-              "expected": [value for _, value in chosen], "timeout_s": 30 + RUNNER_PER_INPUT_S * len(chosen)}]
+              "expected": [value for _, value in chosen], "inputs": [key for key, _ in chosen],
+              "timeout_s": 30 + RUNNER_PER_INPUT_S * len(chosen)}]
     with open(os.path.join(options.out, "hidden.json"), "w", encoding="utf-8") as handle:
         json.dump({"tests": tests if chosen else []}, handle)
 
