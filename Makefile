@@ -17,9 +17,11 @@ lint: setup
 
 setup: system-packages $(VENV)/.installed
 
-# bubblewrap is the sandbox of the embedded default; installed from Debian when missing (needs root)
+# bubblewrap is the sandbox of the embedded default, python3-seccomp compiles its syscall filter (for the
+# system python, /usr/bin/python3: sandbox/seccomp_compile.py runs there); installed from Debian when missing (root)
 system-packages:
-	@command -v bwrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; }
+	@command -v bwrap >/dev/null && /usr/bin/python3 -c "import seccomp" 2>/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap python3-seccomp; }
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

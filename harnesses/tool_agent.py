@@ -72,21 +72,31 @@ class ToolAgent:
                     messages.append({"role": "user", "content": "Use the bash tool to work, and submit when done."})
                     continue
                 for call in calls:
-                    if call["function"]["name"] == "submit":
+                    if _tool_name(call) == "submit":
                         log.write("submit", step=step)
                         return AgentOutcome(ended_by="submitted", steps=step)
                     observation = self._run_tool(call, sandbox, deadline)
                     log.write("tool", step=step, call=call, output=observation)
-                    messages.append({"role": "tool", "tool_call_id": call["id"], "content": observation})
+                    messages.append({"role": "tool", "tool_call_id": call.get("id"), "content": observation})
             return AgentOutcome(ended_by="step_limit", steps=max_steps, reason=f"no submit within {max_steps} steps")
 
     def _run_tool(self, call: dict, sandbox: Sandbox, deadline: float) -> str:
-        name = call["function"]["name"]
+        # everything in a tool call is the model's (the agent's) choice: a malformed one is an
+        # observation for the agent, never an exception (that would make the trial infra_error)
+        name = _tool_name(call)
         if name not in self.settings.tools:
             return f"error: unknown tool {name!r}; available: {', '.join(self.settings.tools)}"
         try:
-            command = json.loads(call["function"].get("arguments") or "{}")["command"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            return "error: bash needs arguments {\"command\": \"...\"}"
+            arguments = json.loads((call.get("function") or {}).get("arguments") or "{}")
+        except (json.JSONDecodeError, TypeError, AttributeError):
+            arguments = None
+        command = arguments.get("command") if isinstance(arguments, dict) else None
+        if not isinstance(command, str):
+            return "error: bash needs arguments {\"command\": \"<a string>\"}"
         timeout = max(1.0, min(self.settings.command_timeout_s, deadline - time.monotonic()))
         return render_observation(sandbox.exec(command, timeout_s=timeout))
+
+
+def _tool_name(call: object) -> object:
+    function = call.get("function") if isinstance(call, dict) else None
+    return function.get("name") if isinstance(function, dict) else None

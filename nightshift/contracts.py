@@ -37,9 +37,17 @@ class SandboxSpec(BaseModel):
 
 @runtime_checkable
 class Sandbox(Protocol):
-    """An isolated place to run untrusted commands: no network, limited resources, one per trial."""
+    """An isolated place to run untrusted commands: no network, limited resources, one per trial.
+
+    ``exec`` never raises for anything in ``command``, ``cwd`` or ``env`` (size, NUL bytes, invalid
+    Unicode, a non-string): it returns an ExecResult the agent sees (sandbox/command.py). It raises
+    only when the sandbox itself is broken, which the trial records as infra_error.
+    """
 
     id: str
+    uid: int  # the host uid all of this sandbox's commands run as: its own, leased (sandbox/uids.py)
+    run_dir: Path  # host folder seen read-only inside at /run/nightshift: put a unix socket here to
+    # serve this sandbox (the model proxy); docs/SANDBOX.md says what such a socket must do
 
     def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
              env: dict[str, str] | None = None) -> ExecResult: ...

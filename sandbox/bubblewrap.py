@@ -2,11 +2,13 @@
 
 Isolation: new user, net, pid, ipc, uts and cgroup namespaces (no network at all: only a private
 loopback), read-only binds of the root filesystem's /usr and a few /etc files, a cleared environment
-(no host secrets), and the jail runs as the unprivileged host uid 65534. Limits: a cgroup per sandbox
-(memory, pids, cpu) where the host allows; rlimits (file size, CPU seconds, open files) always; the
-quota disk for /workspace + /tmp. A background process cannot outlive its exec: bubblewrap's pid
-namespace dies with the command, and we kill whatever is left in the cgroup. Needs root (to drop to
-uid 65534, make cgroups and mount the quota disk).
+(no host secrets), a seccomp filter (sandbox/seccomp.py), and the jail runs as the sandbox's own
+unprivileged host uid (sandbox/uids.py), mapped to itself in the jail's user namespace. The command
+travels as a file (sandbox/command.py), never in argv. Limits: a cgroup per sandbox (memory, pids,
+cpu) where the host allows; rlimits (file size, CPU seconds, open files) always; the quota disk for
+/workspace + /tmp. A background process cannot outlive its exec: bubblewrap's pid namespace dies with
+the command, and we kill whatever is left in the cgroup. Needs root (to drop to the sandbox uid,
+make cgroups and mount the quota disk).
 """
 
 from __future__ import annotations
@@ -23,23 +25,27 @@ from pathlib import Path
 
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
+from nightshift.sandbox import seccomp, uids
 from nightshift.sandbox.cgroups import CgroupSet
-from nightshift.sandbox.folder import SANDBOX_UID, FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
+from nightshift.sandbox.command import RUN_INSIDE, PreparedCommand, inside_argv, prepare, write_command
+from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
 from nightshift.sandbox.notices import limit_notices, with_notices
 from nightshift.sandbox.output import CappedReader
 
 SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TERM": "dumb"}
-_ETC_FILES = ("passwd", "group", "hosts", "nsswitch.conf", "ld.so.cache", "alternatives", "localtime")
+_ETC_FILES = ("hosts", "nsswitch.conf", "ld.so.cache", "alternatives", "localtime")
 PREFIX = "nsb-"
 
 
 class BubblewrapSandbox(FolderFiles):
-    def __init__(self, spec: SandboxSpec, rootfs: Path, use_cgroups: bool = True):
+    def __init__(self, spec: SandboxSpec, rootfs: Path, use_cgroups: bool = True, syscall_filter=None):
         self.id = f"{PREFIX}{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
         self.spec = spec
         self.limits: SandboxLimits = spec.limits
         self.rootfs = rootfs
-        self.folder = SandboxFolder.create(self.id, spec)
+        self.seccomp = syscall_filter
+        self.folder = SandboxFolder.create(self.id, spec, accounts=_accounts(rootfs))
+        self.uid = self.folder.uid
         self.cgroups = CgroupSet(self.id)
         if use_cgroups and not self.cgroups.create(self.limits):
             self.folder.destroy()  # this host can make cgroups: a sandbox without its limits is an error
@@ -50,6 +56,7 @@ class BubblewrapSandbox(FolderFiles):
             "cpus": "cgroup cpu quota" if self.cgroups.available else "none (no writable cgroup)",
             "disk": "ext4 loop quota" if self.folder.disk.quota != "none" else "RLIMIT_FSIZE only (per file)",
             "network": "empty net namespace", "cpu_seconds": "RLIMIT_CPU",
+            "syscalls": "seccomp (sandbox/seccomp.py)" if syscall_filter else "none", "uid": f"own host uid {self.uid}",
         }
 
     def _bwrap_args(self, cwd: str, env: dict[str, str]) -> list[str]:
@@ -64,29 +71,47 @@ class BubblewrapSandbox(FolderFiles):
         for name in _ETC_FILES:
             if (self.rootfs / "etc" / name).exists():
                 args += ["--ro-bind", str(self.rootfs / "etc" / name), f"/etc/{name}"]
+        for name in ("passwd", "group"):  # the image's accounts plus this sandbox's own uid
+            args += ["--ro-bind", str(self.folder.etc / name), f"/etc/{name}"]
         disk = self.folder.disk
         args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(disk.tmp), "/tmp",
                  "--bind", str(disk.workspace), "/workspace", "--ro-bind", str(self.folder.grader), "/grader",
-                 "--remount-ro", "/", "--chdir", cwd, "--clearenv"]
+                 "--ro-bind", str(self.folder.run), RUN_INSIDE, "--remount-ro", "/", "--chdir", cwd, "--clearenv"]
         for key, value in {**SANDBOX_ENV, **env}.items():
             args += ["--setenv", key, value]
         return args
 
     def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
              env: dict[str, str] | None = None) -> ExecResult:
-        lim = self.limits
+        checked = prepare(command, cwd, env)
+        if isinstance(checked, ExecResult):
+            return checked
         if not all(path.is_dir() for path in self.cgroups.dirs):  # removed under us: limits would not hold
             raise RuntimeError(f"sandbox {self.id}: its cgroups are gone ({self.cgroups.dirs}); not running")
+        write_command(self.folder.run, checked.script)
+        filter_fd = self.seccomp.open_fd() if self.seccomp else None
+        try:
+            return self._run(checked, timeout_s, filter_fd)
+        finally:
+            if filter_fd is not None:
+                os.close(filter_fd)
+
+    def _run(self, checked: PreparedCommand, timeout_s: float, filter_fd: int | None) -> ExecResult:
+        lim = self.limits
         prlimit = ["prlimit", f"--fsize={lim.disk_mb * 1024 * 1024}", f"--cpu={lim.cpu_seconds}",
                    "--nofile=1024", "--core=0", "--"]
-        drop = ["setpriv", f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups", "--"]
-        inner = [*prlimit, *drop, *self._bwrap_args(cwd, env or {}), "--", "bash", "-c", command]
+        drop = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", "--"]
+        bwrap = self._bwrap_args(checked.cwd, checked.env)
+        if filter_fd is not None:
+            bwrap[1:1] = ["--seccomp", str(filter_fd)]
+        inner = [*prlimit, *drop, *bwrap, "--", *inside_argv(checked.cwd)]
         join = self.cgroups.join_command()
         argv = ["sh", "-c", f'{join} && exec "$@"', "sh", *inner] if join else inner
         before, free_before = self.cgroups.counters(), self.folder.disk.free_bytes()
         started = time.monotonic()
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True, env={"PATH": "/usr/bin:/bin"})
+                                stderr=subprocess.PIPE, start_new_session=True, env={"PATH": "/usr/bin:/bin"},
+                                pass_fds=() if filter_fd is None else (filter_fd,))
         cap = lim.output_kb * 1024
         out, err = CappedReader(proc.stdout, cap), CappedReader(proc.stderr, cap)
         timed_out = False
@@ -128,6 +153,10 @@ class BubblewrapBackend:
         probe = CgroupSet(f"probe-{uuid.uuid4().hex[:6]}")  # not PREFIX: no reaper ever sees it
         self.use_cgroups = probe.create(SandboxLimits())  # False: no writable cgroups here, rlimits only
         probe.destroy()
+        try:
+            self.seccomp = seccomp.compiled()  # required: a jail without its filter is never run
+        except seccomp.SeccompUnavailable as exc:
+            raise RuntimeError(f"sandbox.backend 'bubblewrap': {exc}") from exc
 
     def identity(self) -> str:
         """Content identity of the root the jail sees: OS release, installed packages, bwrap version."""
@@ -136,10 +165,11 @@ class BubblewrapBackend:
             path = self.rootfs / rel
             digest.update(path.read_bytes() if path.is_file() else b"-")
         digest.update(subprocess.run(["bwrap", "--version"], capture_output=True).stdout)
+        digest.update(self.seccomp.bpf)  # the syscall filter is part of what a trial runs under
         return f"rootfs:{self.rootfs}:sha256:{digest.hexdigest()}"
 
     def create(self, spec: SandboxSpec) -> BubblewrapSandbox:
-        return BubblewrapSandbox(spec, self.rootfs, self.use_cgroups)
+        return BubblewrapSandbox(spec, self.rootfs, self.use_cgroups, self.seccomp)
 
     def reap(self, keep_run_ids: set[str] | None = None) -> int:
         """Remove sandboxes whose creating process is gone; never touch folders without our owner file."""
@@ -153,6 +183,7 @@ class BubblewrapBackend:
             if name.startswith(PREFIX) and not (root / name).exists():
                 CgroupSet.attach(name).destroy()
         CgroupSet.prune_empty_scopes()
+        uids.prune()
         return removed
 
 
@@ -163,10 +194,19 @@ def _no_nested_userns() -> tuple[str, ...]:
     return ("--disable-userns",) if "--disable-userns" in usage else ()
 
 
+def _accounts(rootfs: Path) -> tuple[str, str]:
+    """The root's own /etc/passwd and /etc/group, which every sandbox's copy extends by its user."""
+    texts = []
+    for name in ("passwd", "group"):
+        path = rootfs / "etc" / name
+        texts.append(path.read_text(errors="replace") if path.is_file() else "")
+    return texts[0], texts[1]
+
+
 def _check_searchable(root: Path) -> None:
-    """bwrap runs as uid 65534 and must reach the sandbox folders through every parent of the root."""
+    """bwrap runs as the sandbox uid and must reach the sandbox folders through every parent of the root."""
     root.mkdir(mode=0o755, parents=True, exist_ok=True)
     for folder in [root, *root.parents]:
         if not folder.stat().st_mode & 0o001:
             raise RuntimeError(f"NIGHTSHIFT_SANDBOX_ROOT {root}: {folder} is not searchable by other users "
-                               f"(the jail runs as uid {SANDBOX_UID}); chmod o+x it or pick another folder")
+                               f"(each jail runs as its own unprivileged uid); chmod o+x it or pick another folder")

@@ -1,11 +1,13 @@
 """The "docker" backend: one long-lived container per trial, commands run with ``docker exec``.
 
 The container runs the pinned image id (sandbox/docker_image.py), with no network (network_mode
-none), a read-only root, all capabilities dropped and no-new-privileges, CPU/memory/pids limits and
-rlimits, and the host folder of sandbox/folder.py bound in: the quota disk's workspace and tmp at
-/workspace and /tmp, the grader folder read-only at /grader. Its main process (docker's init and
-``sleep``) runs as root, every command as uid 65534, so a command cannot kill the container, and
-killing "every process of uid 65534" is exactly "every process the trial started": the exec wrapper
+none), a read-only root, all capabilities dropped and no-new-privileges, the seccomp profile of
+sandbox/seccomp.py, CPU/memory/pids limits and rlimits, and the host folder of sandbox/folder.py bound
+in: the quota disk's workspace and tmp at /workspace and /tmp, the grader folder read-only at /grader,
+run/ (the command file) read-only at /run/nightshift, and /etc/passwd + /etc/group with the
+sandbox's user. Its main process (docker's init and ``sleep``) runs as root, every command as the
+sandbox's own uid (sandbox/uids.py), so a command cannot kill the container, and killing "every
+process of that uid" is exactly "every process the trial started": the exec wrapper
 does that when a command ends, and on a timeout the host kills them through the container's cgroup
 (which also works when a fork bomb leaves no room for one more process). Every container carries
 org.nightshift.* labels (sandbox id, run, trial, owner host/pid) for the reaper. The engine must run
@@ -22,27 +24,29 @@ from pathlib import Path
 
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
+from nightshift.sandbox import uids
 from nightshift.sandbox.cgroups import CgroupSet
+from nightshift.sandbox.command import RUN_INSIDE, inside_argv, prepare, write_command
 from nightshift.sandbox.docker_image import resolve_image
-from nightshift.sandbox.folder import SANDBOX_UID, FolderFiles, SandboxFolder, orphaned_folders
+from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders
 from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
 from nightshift.sandbox.output import CappedBuffer
 from nightshift.sandbox.owner import Owner
+from nightshift.sandbox.seccomp import docker_profile
 
 LABEL = "org.nightshift"
 PREFIX = "nsd-"
 SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TERM": "dumb"}
-# runs the command, then kills whatever it left behind (uid 65534 cannot signal the root-owned init)
-_WRAPPER = 'cd -- "$2" || exit 1; bash -c "$1"; rc=$?; kill -KILL -1 2>/dev/null; exit $rc'
 
 
 class DockerSandbox(FolderFiles):
-    def __init__(self, client, image_id: str, spec: SandboxSpec):
+    def __init__(self, client, image_id: str, spec: SandboxSpec, accounts: tuple[str, str] = ("", "")):
         self.id = f"{PREFIX}{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
         self.spec = spec
         self.limits: SandboxLimits = spec.limits
         self.api = client.api
-        self.folder = SandboxFolder.create(self.id, spec, extra={"container": self.id})
+        self.folder = SandboxFolder.create(self.id, spec, extra={"container": self.id}, accounts=accounts)
+        self.uid = self.folder.uid
         try:
             self.container = client.containers.run(image_id, **self._container_args(spec))
             self.container.reload()
@@ -54,7 +58,8 @@ class DockerSandbox(FolderFiles):
             raise
         self.enforced = {"memory": "docker (cgroup)", "pids": "docker (cgroup)", "cpus": "docker (cgroup)",
                          "disk": "ext4 loop quota" if self.folder.disk.quota != "none" else "RLIMIT_FSIZE only",
-                         "network": "network_mode none", "cpu_seconds": "RLIMIT_CPU"}
+                         "network": "network_mode none", "cpu_seconds": "RLIMIT_CPU",
+                         "syscalls": "seccomp profile (sandbox/seccomp.py)", "uid": f"own host uid {self.uid}"}
 
     def _container_args(self, spec: SandboxSpec) -> dict:
         from docker.types import LogConfig, Mount, Ulimit
@@ -63,7 +68,8 @@ class DockerSandbox(FolderFiles):
         owner = Owner.me(spec.run_id, spec.trial_id)
         return dict(
             command=["sleep", "infinity"], init=True, user="0:0", detach=True, name=self.id, hostname="sandbox",
-            network_mode="none", read_only=True, cap_drop=["ALL"], security_opt=["no-new-privileges"],
+            network_mode="none", read_only=True, cap_drop=["ALL"],
+            security_opt=["no-new-privileges", f"seccomp={docker_profile()}"],
             environment=SANDBOX_ENV, working_dir="/workspace", log_config=LogConfig(type="none"),
             nano_cpus=int(lim.cpus * 1e9), mem_limit=lim.memory_mb * 1024 * 1024,
             memswap_limit=lim.memory_mb * 1024 * 1024, pids_limit=lim.pids, shm_size=16 * 1024 * 1024,
@@ -72,17 +78,23 @@ class DockerSandbox(FolderFiles):
                      Ulimit(name="nofile", soft=1024, hard=1024), Ulimit(name="core", soft=0, hard=0)],
             mounts=[Mount("/workspace", str(disk.workspace), type="bind"),
                     Mount("/tmp", str(disk.tmp), type="bind"),
-                    Mount("/grader", str(self.folder.grader), type="bind", read_only=True)],
+                    Mount("/grader", str(self.folder.grader), type="bind", read_only=True),
+                    Mount(RUN_INSIDE, str(self.folder.run), type="bind", read_only=True),
+                    *(Mount(f"/etc/{name}", str(self.folder.etc / name), type="bind", read_only=True)
+                      for name in ("passwd", "group"))],
             labels={f"{LABEL}.sandbox": self.id, **owner.labels(LABEL)},
         )
 
     def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
              env: dict[str, str] | None = None) -> ExecResult:
+        checked = prepare(command, cwd, env)
+        if isinstance(checked, ExecResult):
+            return checked
+        write_command(self.folder.run, checked.script)
         before, free_before = self.cgroups.counters(), self.folder.disk.free_bytes()
         started = time.monotonic()
-        exec_id = self.api.exec_create(self.container.id, ["bash", "-c", _WRAPPER, "sandbox", command, cwd],
-                                       user=f"{SANDBOX_UID}:{SANDBOX_UID}", workdir="/",
-                                       environment=env or {})["Id"]
+        exec_id = self.api.exec_create(self.container.id, inside_argv(checked.cwd),
+                                       user=f"{self.uid}:{self.uid}", workdir="/", environment=checked.env)["Id"]
         cap = self.limits.output_kb * 1024
         out, err = CappedBuffer(cap), CappedBuffer(cap)
         stream = self.api.exec_start(exec_id, socket=True)
@@ -138,6 +150,7 @@ class DockerBackend:
                                f"or use backend 'bubblewrap'") from exc
         self.image = image
         self.image_id = resolve_image(self.client, image) if image is not None else None
+        self.accounts = _image_accounts(self.client.api, self.image_id) if self.image_id else ("", "")
 
     def identity(self) -> str:
         """The image id every container of this run uses (re-checked, so a moved tag is refused here too)."""
@@ -150,7 +163,7 @@ class DockerBackend:
         return f"docker:{self.image_id}"
 
     def create(self, spec: SandboxSpec) -> DockerSandbox:
-        return DockerSandbox(self.client, self.image_id, spec)
+        return DockerSandbox(self.client, self.image_id, spec, self.accounts)
 
     def reap(self, keep_run_ids: set[str] | None = None) -> int:
         """Remove containers and folders whose creator is dead; anything without our label is never touched."""
@@ -163,7 +176,32 @@ class DockerBackend:
         for folder in orphaned_folders(PREFIX, keep_run_ids):
             folder.destroy()
             removed.add(folder.path.name)
+        uids.prune()
         return len(removed)
+
+
+def _image_accounts(api, image_id: str) -> tuple[str, str]:
+    """The image's /etc/passwd and /etc/group (read once from a container that never starts)."""
+    import io
+    import tarfile
+
+    import docker
+
+    container = api.create_container(image_id, command=["true"], network_disabled=True)["Id"]
+    try:
+        texts = []
+        for name in ("passwd", "group"):
+            try:
+                stream, _ = api.get_archive(container, f"/etc/{name}")
+            except docker.errors.NotFound:
+                texts.append("")
+                continue
+            with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as tar:
+                member = tar.extractfile(name)
+                texts.append(member.read().decode(errors="replace") if member else "")
+        return texts[0], texts[1]
+    finally:
+        _remove_container(api, container)
 
 
 def _main_child(init_pid: int) -> int:

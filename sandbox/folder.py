@@ -5,6 +5,12 @@ Layout under the sandbox root ($NIGHTSHIFT_SANDBOX_ROOT, default /tmp/nightshift
     <id>/owner.json        who made it (the reaper's label); written before anything else
     <id>/disk.img, disk/   the quota disk: disk/workspace -> /workspace, disk/tmp -> /tmp
     <id>/grader/           -> /grader, read-only; root-only (unreadable inside) until copy_in
+    <id>/run/              -> /run/nightshift, read-only: the command file (sandbox/command.py) and
+                              any unix socket the host serves to this sandbox (the model proxy)
+    <id>/etc/passwd, group -> /etc/passwd, /etc/group: the image's, plus this sandbox's user
+
+Each sandbox runs as its own host uid, leased from a reserved range (sandbox/uids.py) before the
+folder appears and freed after it is gone; the workspace belongs to that uid, the host (root) reads it.
 
 Files move in and out on the host side, never by running commands inside, and every path is
 checked so that a symlink the agent left cannot make us read or write outside the workspace.
@@ -19,11 +25,12 @@ import time
 from pathlib import Path
 
 from nightshift.contracts import SandboxSpec
+from nightshift.sandbox import uids
 from nightshift.sandbox.disk import QuotaDisk
 from nightshift.sandbox.owner import Owner
 from nightshift.sandbox.paths import SandboxPathError, host_path, read_regular
 
-SANDBOX_UID = 65534  # "nobody": sandbox commands never run as root, on either backend
+SANDBOX_USER = "sandbox"  # the name of every sandbox's own uid in its /etc/passwd
 STAGING_SUFFIX = ".creating"
 DELETING_SUFFIX = ".deleting"
 STAGING_GRACE_S = 60
@@ -38,6 +45,9 @@ class SandboxFolder:
         self.path = path
         self.disk = QuotaDisk(path)
         self.grader = path / "grader"
+        self.run = path / "run"
+        self.etc = path / "etc"
+        self.uid: int | None = None  # known for folders this process made; None for ones the reaper found
         self._read_limit = 1 << 30
 
     @property
@@ -55,23 +65,35 @@ class SandboxFolder:
             return None
 
     @classmethod
-    def create(cls, sandbox_id: str, spec: SandboxSpec, extra: dict | None = None) -> SandboxFolder:
+    def create(cls, sandbox_id: str, spec: SandboxSpec, extra: dict | None = None,
+               accounts: tuple[str, str] = ("", "")) -> SandboxFolder:
+        """Make the folder; ``accounts`` is the image's own /etc/passwd and /etc/group text."""
         folder = cls(sandbox_root() / sandbox_id)
         folder.path.parent.mkdir(parents=True, exist_ok=True)
-        # the folder appears under its real name only with its owner record inside: a kill at any
-        # point leaves either a labelled folder or a staging one, and the reaper knows both
-        staging = folder.path.with_name(f".{sandbox_id}{STAGING_SUFFIX}")
-        staging.mkdir(mode=0o755)
-        record = {**Owner.me(spec.run_id, spec.trial_id).model_dump(), **(extra or {})}
-        (staging / "owner.json").write_text(json.dumps(record))
-        staging.rename(folder.path)
+        folder.uid = uid = uids.acquire(folder.path)
         try:
-            folder.disk.create(spec.limits.disk_mb, SANDBOX_UID)
+            # the folder appears under its real name only with its owner record inside: a kill at any
+            # point leaves either a labelled folder or a staging one, and the reaper knows both
+            staging = folder.path.with_name(f".{sandbox_id}{STAGING_SUFFIX}")
+            staging.mkdir(mode=0o755)
+            record = {**Owner.me(spec.run_id, spec.trial_id).model_dump(), "uid": uid, **(extra or {})}
+            (staging / "owner.json").write_text(json.dumps(record))
+            staging.rename(folder.path)
+        except BaseException:
+            uids.release(uid, folder.path)
+            raise
+        try:
+            folder.disk.create(spec.limits.disk_mb, uid)
             folder._read_limit = spec.limits.disk_mb * 1024 * 1024
             folder.grader.mkdir(mode=0o700)
+            folder.run.mkdir(mode=0o755)
+            folder.etc.mkdir(mode=0o755)
+            passwd, group = accounts
+            (folder.etc / "passwd").write_text(_with_line(passwd, f"{SANDBOX_USER}:x:{uid}:{uid}::/tmp:/bin/bash"))
+            (folder.etc / "group").write_text(_with_line(group, f"{SANDBOX_USER}:x:{uid}:"))
             if spec.workspace_source:
                 shutil.copytree(spec.workspace_source, folder.workspace, symlinks=True, dirs_exist_ok=True)
-            _chown_tree(folder.workspace)
+            _chown_tree(folder.workspace, uid)
         except BaseException:
             folder.destroy()
             raise
@@ -82,11 +104,11 @@ class SandboxFolder:
         missing = [p for p in [target.parent, *target.parent.parents] if not p.exists()]
         target.parent.mkdir(parents=True, exist_ok=True)
         for made in missing:  # folders we create must stay writable for the sandbox user
-            os.chown(made, SANDBOX_UID, SANDBOX_UID)
+            os.chown(made, self.uid, self.uid)
         if target.is_symlink() or (target.exists() and not target.is_file()):
             raise SandboxPathError(f"{path}: exists and is not a regular file; refused")
         target.write_bytes(data)
-        os.chown(target, SANDBOX_UID, SANDBOX_UID)
+        os.chown(target, self.uid, self.uid)
 
     def read_file(self, path: str) -> bytes:
         return read_regular(host_path(self.workspace, path), self._read_limit)
@@ -118,12 +140,18 @@ class SandboxFolder:
             except OSError:
                 doomed = self.path
         shutil.rmtree(doomed, ignore_errors=True)
+        if self.uid is not None and not doomed.exists():
+            uids.release(self.uid, self.path)  # nothing of this sandbox is left that could run as its uid
 
 
 class FolderFiles:
     """Files in and out of a sandbox go through its host folder, the same way on every backend."""
 
     folder: SandboxFolder
+
+    @property
+    def run_dir(self) -> Path:
+        return self.folder.run
 
     def write_file(self, path: str, data: bytes) -> None:
         self.folder.write_file(path, data)
@@ -160,7 +188,13 @@ def _mounted_below(path: Path) -> bool:
         return any(line.split()[1].startswith(prefix) for line in mounts)
 
 
-def _chown_tree(root: Path) -> None:
-    os.chown(root, SANDBOX_UID, SANDBOX_UID)
+def _with_line(text: str, line: str) -> str:
+    name = line.split(":", 1)[0] + ":"
+    kept = [old for old in text.splitlines() if old and not old.startswith(name)]
+    return "\n".join([*kept, line]) + "\n"
+
+
+def _chown_tree(root: Path, uid: int) -> None:
+    os.chown(root, uid, uid)
     for path in root.rglob("*"):
-        os.lchown(path, SANDBOX_UID, SANDBOX_UID)
+        os.lchown(path, uid, uid)

@@ -16,6 +16,7 @@ from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.folder import sandbox_root
 from nightshift.sandbox.images import latest_build
+from nightshift.sandbox.uids import lease_dir
 
 BACKENDS = ["bubblewrap", "docker"]
 SMALL = SandboxLimits(cpus=1, memory_mb=128, pids=64, disk_mb=64, output_kb=64, cpu_seconds=60)
@@ -69,7 +70,7 @@ class Tracked:
 
 
 def leftovers(sandbox_id: str) -> list[str]:
-    """Everything of one sandbox still on the host: folder, mounts, cgroups, container, processes."""
+    """Everything of one sandbox still on the host: folder, mounts, cgroups, uid lease, container, processes."""
     found = []
     if (sandbox_root() / sandbox_id).exists():
         found.append(f"folder {sandbox_root() / sandbox_id}")
@@ -77,6 +78,10 @@ def leftovers(sandbox_id: str) -> list[str]:
               if sandbox_id in line]
     if sandbox_id in CgroupSet.leftovers():
         found.append(f"cgroup {sandbox_id}")
+    leases = lease_dir()
+    for lease in leases.iterdir() if leases.is_dir() else []:
+        if lease.name.isdigit() and f'"{sandbox_root() / sandbox_id}"' in lease.read_text():
+            found.append(f"uid lease {lease.name}")
     procs = subprocess.run(["pgrep", "-af", sandbox_id], capture_output=True, text=True).stdout.strip()
     found += [f"process {line}" for line in procs.splitlines() if "pgrep" not in line]
     if sandbox_id.startswith("nsd-"):

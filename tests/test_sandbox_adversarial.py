@@ -168,3 +168,131 @@ def test_deleting_the_workspace_and_everything_else_harms_only_the_sandbox(sandb
     assert sentinel.read_text() == "still here" and Path("/usr/bin/env").exists()
     after = sandbox.exec("echo again > /workspace/new && cat /workspace/new && python3 -c 'print(2)'", timeout_s=10)
     assert after.stdout == "again\n2\n"
+
+
+# ---- what an agent sends can never break its own trial (sandbox/command.py) ----
+
+@pytest.mark.parametrize("command, exit_code, expect", [
+    ("cat > /workspace/big <<'END'\n" + "y" * 150_000 + "\nEND\nwc -c < /workspace/big", 0, "150001\n"),
+    ("# " + "z" * 3_000_000 + "\necho after a 3 MB line", 0, "after a 3 MB line\n"),
+    ("echo before\0after", 126, "cannot execute binary file"),
+    ("true\necho one\0two", 0, "onetwo\n"),
+    ("echo lone \udc80 and \ud800 surrogates", 0, "surrogates\n"),
+    (b"printf '%s' \xff\xfe".decode("utf-8", "surrogateescape") + "; echo", 0, "\n"),
+    (42, 126, "[sandbox] refused: the command must be a string"),
+    (None, 126, "[sandbox] refused"),
+    ("kill -9 $$", 137, ""),
+    ("kill -KILL -1; sleep 5", 137, ""),
+], ids=["150KB-heredoc", "3MB-line", "nul-first-line", "nul-later", "surrogates", "binary", "int", "none",
+        "kill-own-shell", "kill-all"])
+def test_any_command_returns_a_result_never_an_exception(sandbox, command, exit_code, expect) -> None:
+    result = sandbox.exec(command, timeout_s=60)
+    assert result.exit_code == exit_code, (result.exit_code, result.stderr[-300:])
+    assert expect in result.stdout + result.stderr
+    assert sandbox.exec("echo fine", timeout_s=10).stdout == "fine\n"  # the sandbox is unharmed
+
+
+def test_bad_cwd_or_env_is_refused_as_a_result(sandbox) -> None:
+    for kwargs in ({"cwd": "/work\0space"}, {"cwd": "relative"}, {"env": {"A": "x\0y"}}, {"env": {"A=B": "1"}},
+                   {"env": {"A": "\udc80"}}):
+        result = sandbox.exec("echo hi", timeout_s=10, **kwargs)
+        assert result.exit_code == 126 and "[sandbox] refused" in result.stderr, kwargs
+
+
+# ---- one uid per sandbox: per-user kernel quotas are per trial (sandbox/uids.py) ----
+
+_CTYPES = """import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+rt = ctypes.CDLL("librt.so.1", use_errno=True)
+rt.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p]
+class Attr(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_long), ("maxmsg", ctypes.c_long), ("msgsize", ctypes.c_long),
+                ("cur", ctypes.c_long)]
+attr = Attr(0, 10, 8192, 0)
+"""
+_HOLD = _CTYPES + """
+instances = 0
+while libc.inotify_init() >= 0:
+    instances += 1
+inotify_errno = ctypes.get_errno()
+queues = 0
+while rt.mq_open(b"/q%d" % queues, os.O_CREAT | os.O_RDWR, 0o600, ctypes.byref(attr)) >= 0:
+    queues += 1
+mq_errno = ctypes.get_errno()
+open("/workspace/holding", "w").write(f"{instances} {inotify_errno} {queues} {mq_errno}")
+time.sleep(15)
+"""
+_PROBE = _CTYPES + """
+print("inotify", libc.inotify_init() >= 0, ctypes.get_errno())
+print("mqueue", rt.mq_open(b"/probe", os.O_CREAT | os.O_RDWR, 0o600, ctypes.byref(attr)) >= 0, ctypes.get_errno())
+"""
+
+
+def _python(script: str) -> str:
+    return f"python3 - <<'PYTHON'\n{script}\nPYTHON"
+
+
+def test_a_trial_exhausting_per_user_quotas_does_not_affect_a_concurrent_one(backend) -> None:
+    import time
+
+    hog, neighbour = backend.create(trial_id="hog"), backend.create(trial_id="neighbour")
+    try:
+        assert hog.uid != neighbour.uid
+        holder = threading.Thread(target=hog.exec, args=(_python(_HOLD), 60), daemon=True)
+        holder.start()
+        marker = hog.folder.workspace / "holding"
+        deadline = time.monotonic() + 40
+        while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        instances, inotify_errno, queues, mq_errno = (int(x) for x in marker.read_text().split())
+        # the hog reached both per-user limits (EMFILE) ...
+        assert inotify_errno == 24 and instances >= 1 and queues >= 1 and mq_errno == 24, marker.read_text()
+        # ... and its neighbour, running at the same time as another uid, is not affected
+        result = neighbour.exec(_python(_PROBE), timeout_s=30)
+        assert result.stdout.splitlines()[:2] == ["inotify True 0", "mqueue True 0"], result.stdout + result.stderr
+        assert "python3" not in neighbour.exec("ps -e -o args=", timeout_s=10).stdout  # nor sees the hog
+        holder.join(60)
+    finally:
+        hog.destroy()
+        neighbour.destroy()
+
+
+# ---- the syscall filter: no keyring channel, no io_uring, no kernel or clock changes (sandbox/seccomp.py) ----
+
+_SYSCALLS = """import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(256)
+calls = {"add_key": (248, b"user", b"nightshift-channel", b"hello from another trial", 24, -4),
+         "keyctl": (250, 0, -3), "request_key": (249, b"user", b"x", None, 0),
+         "io_uring_setup": (425, 8, buf), "init_module": (175, None, 0, b""), "finit_module": (313, 0, b"", 0),
+         "clock_settime": (227, 0, buf), "settimeofday": (164, buf, None),
+         "mount": (165, b"x", b"/tmp", b"tmpfs", 0, None), "unshare": (272, 0x10000000), "bpf": (321, 0, buf, 64),
+         "perf_event_open": (298, buf, 0, -1, -1, 0), "userfaultfd": (323, 0)}
+for name, args in calls.items():
+    ctypes.set_errno(0)
+    rc = libc.syscall(*args)
+    print(name, rc, errno.errorcode.get(ctypes.get_errno(), ctypes.get_errno()))
+"""
+
+
+def test_keyring_io_uring_modules_clocks_and_mounts_are_refused(backend) -> None:
+    import os
+
+    if os.uname().machine != "x86_64":
+        pytest.skip("the probe uses x86_64 syscall numbers")
+    first, second = backend.create(trial_id="keys-a"), backend.create(trial_id="keys-b")
+    try:
+        result = first.exec(_python(_SYSCALLS), timeout_s=30)
+        outcomes = dict(line.split(" ", 1) for line in result.stdout.splitlines())
+        assert len(outcomes) == 13, result.stdout + result.stderr
+        assert {name: outcome for name, outcome in outcomes.items() if outcome != "-1 EPERM"} == {}
+        assert second.exec("grep -c nightshift-channel /proc/keys; true", timeout_s=10).stdout.strip() == "0"
+        # what trials do every day still works under the filter: threads, processes, unix sockets
+        normal = first.exec("python3 -c 'import subprocess, socket, threading; socket.socketpair(); "
+                            "threading.Thread(target=print).start(); "
+                            "print(subprocess.run([\"echo\", \"ok\"], capture_output=True, text=True).stdout)'",
+                            timeout_s=30)
+        assert normal.stdout == "\nok\n\n", normal.stderr
+    finally:
+        first.destroy()
+        second.destroy()

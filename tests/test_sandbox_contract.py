@@ -13,6 +13,7 @@ import pytest
 
 from nightshift.contracts import Sandbox, SandboxSpec
 from nightshift.sandbox.folder import SandboxFolder, sandbox_root
+from nightshift.sandbox.uids import uid_range
 from tests.sandbox_support import BACKENDS, SMALL, Tracked, backend_image, host_processes, leftovers, make_backend
 
 REPO = Path(__file__).resolve().parent.parent
@@ -31,10 +32,12 @@ def test_commands_run_unprivileged_with_a_clean_environment(backend, tmp_path: P
     box = backend.create(workspace_source=tmp_path)
     try:
         assert isinstance(box, Sandbox)
-        result = box.exec("id -u; pwd; echo $HOME; cat hello.txt; echo err >&2; exit 3", timeout_s=30,
+        result = box.exec("id -u; id -un; pwd; echo $HOME; cat hello.txt; echo err >&2; exit 3", timeout_s=30,
                           env={"EXTRA": "1"})
-        assert (result.exit_code, result.stdout, result.stderr) == (3, "65534\n/workspace\n/tmp\nfrom the case\n",
-                                                                   "err\n")
+        first, last = uid_range()  # its own uid from the reserved range, named in its /etc/passwd
+        assert first <= box.uid <= last
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            3, f"{box.uid}\nsandbox\n/workspace\n/tmp\nfrom the case\n", "err\n")
         assert box.exec("echo $EXTRA", timeout_s=10, env={"EXTRA": "yes"}).stdout == "yes\n"
         assert box.exec("pwd", timeout_s=10, cwd="/tmp").stdout == "/tmp\n"
         for path in ("/usr/bin/x", "/etc/x", "/x"):
