@@ -27,6 +27,7 @@ from nightshift.analysis.tables import (
     power_lines,
     score_rows,
 )
+from nightshift.atomic_files import atomic_write_bytes, atomic_write_text
 
 Block = tuple  # ("h2", text) | ("p", text) | ("pre", lines) | ("table", headers, rows) | ("img", name, title, png)
 
@@ -146,8 +147,8 @@ def write_report(analysis: Analysis, out_dir: Path, title: str) -> tuple[Path, P
     plot_dir.mkdir(exist_ok=True)
     for b in items:
         if b[0] == "img":
-            (plot_dir / f"{b[1]}.png").write_bytes(b[3])
+            atomic_write_bytes(plot_dir / f"{b[1]}.png", b[3])
     md, page = out_dir / "report.md", out_dir / "report.html"
-    md.write_text(to_markdown(items, plot_dir.name))
-    page.write_text(to_html(items))
+    atomic_write_text(md, to_markdown(items, plot_dir.name))
+    atomic_write_text(page, to_html(items))
     return md, page

@@ -7,21 +7,14 @@ point can leave a duplicate or a missing row.
 from __future__ import annotations
 
 import json
-import os
 import typing
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from nightshift.atomic_files import atomic_write_bytes, atomic_write_with
 from nightshift.models import TrialResult
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
 
 
 def result_path(run_dir: Path, trial_id: str) -> Path:
@@ -30,12 +23,13 @@ def result_path(run_dir: Path, trial_id: str) -> Path:
 
 def write_result(run_dir: Path, result: TrialResult) -> Path:
     path = result_path(run_dir, result.trial_id)
-    _atomic_write(path, result.model_dump_json(indent=1).encode())
+    atomic_write_bytes(path, result.model_dump_json(indent=1).encode())
     return path
 
 
 def read_results(run_dir: Path, trial_ids: list[str]) -> list[TrialResult]:
-    """Results for these trials, in this order; trials without a file yet are left out."""
+    """Results for these trials, in this order; trials without a file yet are left out (a corrupt file
+    raises: the flow verifies rows with tasks/row_check.py first)."""
     rows = []
     for trial_id in trial_ids:
         path = result_path(run_dir, trial_id)
@@ -57,8 +51,4 @@ def _arrow_schema() -> pa.Schema:
 def write_parquet(rows: list[TrialResult], path: Path) -> Path:
     schema = _arrow_schema()
     table = pa.Table.from_pylist([r.model_dump(mode="json") for r in rows], schema=schema)
-    tmp = path.with_name(f".{path.name}.tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(table, tmp)
-    tmp.replace(path)
-    return path
+    return atomic_write_with(path, lambda tmp: pq.write_table(table, tmp))
