@@ -9,18 +9,22 @@ from prefect import flow, get_run_logger
 from prefect.artifacts import create_link_artifact, create_markdown_artifact, create_table_artifact
 
 from nightshift.analysis import analyse
+from nightshift.atomic_files import atomic_write_text
 from nightshift.experiment.config import Experiment, load_experiment
 from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows.endpoint import model_endpoint
+from nightshift.flows.night_rows import assemble_rows, prepare_rows
+from nightshift.flows.publishing import EXIT_DEADLINE_S, Publisher, arm_exit_deadline
 from nightshift.flows.shards import run_shards
+from nightshift.flows.stale_runs import hold_run
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import run_all
 from nightshift.gateway import ModelGateway
 from nightshift.graders import GRADER_VERSION
 from nightshift.models import Case
 from nightshift.planner.night import plan_night
-from nightshift.tasks.results import read_results, write_parquet
+from nightshift.tasks.results import write_parquet
 
 DEFAULT_EXPERIMENT = "experiments/default.yaml"  # relative to the project folder the flow runs in
 
@@ -43,6 +47,7 @@ def check_suites_validated(exp: Experiment, experiment_file: Path, cases: list[C
 def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     """Run one experiment file end to end; returns the run folder and the scores."""
     logger = get_run_logger()
+    publisher = Publisher()  # every UI update is best-effort: Prefect is the control plane, not the data plane
     path = Path(experiment_file).resolve()
     exp = load_experiment(path)
     cases = load_run_cases(exp, path)
@@ -53,33 +58,46 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
                            backend.identity(), validation)
         run_dir = exp.output_dir / manifest.run_id
-        manifest.write(run_dir / "manifest.json")
-        specs = expand_trials(manifest, cases, exp.variants)
-        logger.info("run %s: %d cases × %d variants × %d seeds = %d trials", manifest.run_id, len(cases),
-                    len(exp.variants), len(exp.seeds), len(specs))
-        night = plan_night(specs, exp, path, manifest.run_id)  # longest-predicted-first when history exists
-        logger.info(night.summary())
-        pinned = endpoint.simulator_requests()
-        if exp.shards:
-            run_shards(night, exp, path, run_dir, endpoint)
-        else:
+        with hold_run(run_dir, publisher):  # one writer per run: a second copy of this night is refused
+            manifest.write(run_dir / "manifest.json")
+            specs = expand_trials(manifest, cases, exp.variants)
+            logger.info("run %s: %d cases × %d variants × %d seeds = %d trials", manifest.run_id, len(cases),
+                        len(exp.variants), len(exp.seeds), len(specs))
+            night = plan_night(specs, exp, path, manifest.run_id)  # longest-predicted-first when history exists
+            logger.info(night.summary())
+            history = [Path(s).parent for s in night.history.sources] if night.history else []
+            on_disk = prepare_rows(run_dir, specs, exp.trial_cache(), history)
+            pinned = endpoint.simulator_requests()
             ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed)
-            run_all(night.specs, ctx, exp.concurrency, exp.trial_cache(), exp.infra_retries,
-                    loads=night.loads if night.history else None, capacity=night.capacity)
-        served = endpoint.simulator_requests()
-    rows = read_results(run_dir, [s.trial_id for s in specs])
-    parquet = write_parquet(rows, run_dir / "results.parquet")
-    summary = publish(run_dir, parquet, len(specs), baseline=exp.variants[0].name)
-    for key, path, what in (("nightly-eval-results", parquet, "the run's Parquet file"),
+
+            def answer(trials: list, finished: dict | None = None, loads: list | None = None) -> None:
+                run_all(trials, ctx, exp.concurrency, exp.trial_cache(), exp.infra_retries, loads=loads,
+                        capacity=night.capacity, finished=finished, publisher=publisher)
+
+            if exp.shards:
+                run_shards(night, exp, path, run_dir, endpoint)
+            else:
+                answer(night.specs, on_disk.finished(), night.loads if night.history else None)
+            rows = assemble_rows(run_dir, specs, answer)
+            served = endpoint.simulator_requests()
+            parquet = write_parquet(rows, run_dir / "results.parquet")
+            summary = publish(run_dir, parquet, len(specs), baseline=exp.variants[0].name, publisher=publisher)
+    for key, file, what in (("nightly-eval-results", parquet, "the run's Parquet file"),
                             ("nightly-eval-report-file", run_dir / "report.md", "the run's report")):
-        create_link_artifact(key=key, link=path.as_uri(), link_text=str(path), description=what)
+        publisher.call("link artifact", create_link_artifact, key=key, link=file.as_uri(), link_text=str(file),
+                       description=what)
     summary["model_calls_this_invocation"] = served - pinned if endpoint.simulated else "n/a (real endpoint)"
     logger.info("model calls by trials this invocation: %s", summary["model_calls_this_invocation"])
+    if publisher.unreachable and arm_exit_deadline():
+        logger.warning("the Prefect API went away during the night; files are written, and this process exits "
+                       "within %.0f s even if Prefect cannot deliver its queued events", EXIT_DEADLINE_S)
     return summary
 
 
-def publish(run_dir: Path, parquet: Path, expected: int, baseline: str) -> dict:
-    """Analyse the run, write report.md / report.html / summary.json into it, and publish Prefect artifacts."""
+def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publisher: Publisher | None = None
+            ) -> dict:
+    """Analyse the run, write report.md / report.html / summary.json into it, then publish Prefect artifacts
+    (best-effort: the files never depend on the API)."""
     from nightshift.analysis.paired import as_dicts
     from nightshift.analysis.report import blocks, to_markdown, write_report
 
@@ -87,11 +105,14 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str) -> dict:
     title = f"nightly-eval {run_dir.name}"
     md, page = write_report(result, run_dir, title)
     short = to_markdown(blocks(result, title, detail=False)) + f"\nFull report: `{page}`\n"
-    create_table_artifact(key="nightly-eval-summary", table=result.scores, description=f"scores of {run_dir.name}")
-    create_markdown_artifact(key="nightly-eval-report", markdown=short, description=f"report of {run_dir.name}")
     differences = as_dicts([c for c in result.comparisons if c.scope == "all"])
     summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": result.scores,
                "differences": differences, "verdicts": [c.line for c in result.headline()],
                "report_md": str(md), "report_html": str(page)}
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    atomic_write_text(run_dir / "summary.json", json.dumps(summary, indent=2, default=str))
+    publisher = publisher or Publisher()
+    publisher.call("summary artifact", create_table_artifact, key="nightly-eval-summary", table=result.scores,
+                   description=f"scores of {run_dir.name}")
+    publisher.call("report artifact", create_markdown_artifact, key="nightly-eval-report", markdown=short,
+                   description=f"report of {run_dir.name}")
     return summary

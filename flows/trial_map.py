@@ -1,11 +1,13 @@
 """Mapping run_trial over a list of trials on a bounded thread pool, with progress and the planner's ETA.
 
 Both flows run their trials through ``run_all``: the parent for an unsharded night, each shard for its
-slice. Finished trials are cached by trial id, so a re-run skips them and copies their rows in.
+slice. Finished trials are cached by trial id, so a re-run skips them and copies their rows in; trials
+with a valid row in the run folder are answered from it before any Prefect task is made.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from prefect import Task, get_run_logger, unmapped
@@ -15,43 +17,66 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
 from nightshift.experiment.trials import TrialSpec
+from nightshift.flows.publishing import Publisher
 from nightshift.models import TrialResult
 from nightshift.planner import Capacity, NightClock, TrialLoad
-from nightshift.tasks.results import result_path, write_result
+from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full
+from nightshift.tasks.results import write_result
+from nightshift.tasks.row_check import needs_row
 from nightshift.tasks.run_trial import TrialContext, run_trial
 
 
 def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path | str, retries: int,
             loads: list[TrialLoad] | None = None, capacity: Capacity | None = None,
-            trial_task: Task = run_trial) -> NightClock:
+            trial_task: Task = run_trial, finished: Mapping[str, object] | None = None,
+            publisher: Publisher | None = None) -> NightClock:
     """Map run_trial over every trial in order, at most ``concurrency`` at once, publishing progress and the
     planner's ETA (``loads``: each trial's prediction; none: learned from the first trials) as they end.
 
+    ``finished``: trials already answered by a valid row on disk; they get no Prefect task at all (a resume
+    of a big night is then as fast as reading its rows), and the progress counts them as done.
     Finished trials are cached in ``cache_dir`` (a folder or a storage block slug) by trial id, so any later
-    run with the same trial skips it.
+    run with the same trial skips it. A full disk stops the night: DiskFull once the trials in flight ended.
+    UI updates are best-effort (``publisher``): a Prefect API that goes away never stops a trial.
     Returns the night's clock (its ``estimates`` are every ETA given).
     """
     logger = get_run_logger()
+    publisher = publisher or Publisher()
+    finished = finished or {}
+    todo = [(i, s) for i, s in enumerate(specs) if s.trial_id not in finished]
+    total, before = len(specs), len(specs) - len(todo)
     trial_task = trial_task.with_options(result_storage=cache_dir, retries=retries)
-    progress = create_progress_artifact(progress=0.0, key="nightly-eval-progress",
-                                        description=f"trials done of {len(specs)}")
+    progress = publisher.call("progress artifact", create_progress_artifact, progress=100.0 * before / max(1, total),
+                              key="nightly-eval-progress", description=f"trials done of {total}")
+    if before:
+        logger.info("%d of %d trials are answered by their rows on disk; %d to run", before, total, len(todo))
+    all_loads = loads or [TrialLoad(1.0)] * total
+    clock = NightClock([all_loads[i] for i, _ in todo] or [TrialLoad(1.0)], capacity or Capacity(concurrency),
+                       prior_weight=0.25 if loads else 0.0)
+    if not todo:
+        return clock
+    disk_full: BaseException | None = None
     with ThreadPoolTaskRunner(max_workers=concurrency) as runner:
-        clock = NightClock(loads or [TrialLoad(1.0)] * len(specs), capacity or Capacity(concurrency),
-                           prior_weight=0.25 if loads else 0.0)
         # quote: Prefect would otherwise walk the whole context (gateway, backend, ...) for every trial
-        futures = runner.map(trial_task, {"spec": specs, "ctx": unmapped(quote(ctx))})
+        futures = runner.map(trial_task, {"spec": [s for _, s in todo], "ctx": unmapped(quote(ctx))})
         position = {future.task_run_id: i for i, future in enumerate(futures)}
-        step = max(1, len(specs) // 20)
+        step = max(1, len(todo) // 20)
         for done, future in enumerate(as_completed(futures), start=1):
             # a failed trial (infra error after its retries) already wrote its row; it must not stop the rest
             row = future.result(raise_on_failure=False)
-            if isinstance(row, dict) and not result_path(ctx.run_dir, row["trial_id"]).is_file():
-                # a cache hit from an earlier run (same trial id): copy its row into this run
+            if isinstance(row, BaseException) and disk_full is None and is_disk_full(row):
+                disk_full = row
+            if isinstance(row, dict) and needs_row(ctx.run_dir, row["trial_id"]):
+                # a cache hit from an earlier run (same trial id), or a row that was corrupt: write it here
                 write_result(ctx.run_dir, TrialResult.model_validate({**row, "run_id": ctx.run_dir.name}))
             clock.finished(position[future.task_run_id], recorded_s=row.get("duration_s") if isinstance(row, dict)
                            else None)
-            if done % step == 0 or done == len(specs):
+            if done % step == 0 or done == len(todo):
                 line = clock.line()
-                update_progress_artifact(progress, progress=100.0 * done / len(specs), description=line)
+                if progress is not None:
+                    publisher.call("progress update", update_progress_artifact, progress,
+                                   progress=100.0 * (before + done) / total, description=line)
                 logger.info(line)
+    if disk_full is not None:
+        raise DiskFull(disk_full_message(ctx.run_dir, total, str(disk_full)[:300])) from disk_full
     return clock

@@ -34,9 +34,16 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     from nightshift.analysis.tables import print_comparison
     from nightshift.flows.nightly_eval import nightly_eval
+    from nightshift.flows.run_lock import RunLocked
+    from nightshift.tasks.disk_space import DiskFull
 
     started = time.monotonic()
-    summary = nightly_eval(experiment_file=str(Path(args.experiment).resolve()))
+    os.environ["NIGHTSHIFT_OWNS_PROCESS"] = "1"  # this process may bound its exit (flows/publishing.py)
+    try:
+        summary = nightly_eval(experiment_file=str(Path(args.experiment).resolve()))
+    except (RunLocked, DiskFull) as exc:
+        console.print(f"{type(exc).__name__}: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
+        return 3
     console.print(f"\nrun folder: {summary['run_dir']}\nresults:    {summary['parquet']} "
                   f"({summary['trials']} trials)\nmodel calls by trials this invocation: "
                   f"{summary['model_calls_this_invocation']}\nwall time: {time.monotonic() - started:.1f}s\n")

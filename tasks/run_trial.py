@@ -8,8 +8,9 @@ since a failed task is never cached, a later run tries it again rather than keep
 
 from __future__ import annotations
 
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.harnesses import ToolAgent
 from nightshift.models import AgentOutcome, GradeResult, TrialResult, TrialStatus
+from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
 
 
@@ -36,6 +38,12 @@ class TrialContext:
     gateway: ModelGateway
     limits: SandboxLimits
     grader: Grader
+    halt: threading.Event = field(default_factory=threading.Event)
+    """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
+
+
+class NightHalted(RuntimeError):
+    """This trial was not run because the night is stopping; a re-run runs it."""
 
 
 def decide_status(outcome: AgentOutcome, grade: GradeResult | None) -> TrialStatus:
@@ -62,6 +70,8 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
             grade = ctx.grader.grade(spec.case, sandbox)
             grade_s = time.monotonic() - t0 - agent_s
     except Exception as exc:  # noqa: BLE001 - any crash here is the harness machinery's, not the agent's
+        if is_disk_full(exc):
+            raise  # not an outcome of this trial: the night stops (run_trial)
         outcome = AgentOutcome(ended_by="infra_error", reason=f"{type(exc).__name__}: {exc}"[:500],
                                steps=outcome.steps)
     finally:
@@ -107,8 +117,16 @@ def _is_infra_failure(_task, _task_run, state) -> bool:
       cache_result_in_memory=False, retries=2, retry_delay_seconds=[2, 10], retry_jitter_factor=0.5,
       retry_condition_fn=_is_infra_failure)
 def run_trial(spec: TrialSpec, ctx: TrialContext) -> dict:
-    result = execute_trial(spec, ctx)
-    write_result(ctx.run_dir, result)  # the row exists even if this attempt is the last
+    if ctx.halt.is_set():
+        raise NightHalted(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: not run, the night is stopping")
+    try:
+        result = execute_trial(spec, ctx)
+        write_result(ctx.run_dir, result)  # the row exists even if this attempt is the last
+    except Exception as exc:
+        if not is_disk_full(exc):
+            raise
+        ctx.halt.set()  # every trial after this one would fail the same way: stop the night instead
+        raise DiskFull(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {exc}") from exc
     if result.status == TrialStatus.infra_error:
         raise InfraError(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {result.reason}")
     return result.model_dump(mode="json")

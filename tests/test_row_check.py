@@ -3,7 +3,6 @@ the trial runs again), so a truncated results/<trial>.json never breaks a re-run
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import duckdb
