@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -93,7 +94,10 @@ class GatewaySession:
 
     Accounting: ``calls`` requests sent (retries included), ``input_tokens``/``output_tokens`` from usage,
     ``rate_limited`` 429s met, ``retry_wait_s`` backoff sleeps, ``quota_wait_s`` time blocked on the quota
-    gate and the Prefect API slot, ``cost_usd`` from the price table.
+    gate and the Prefect API slot (429 pauses included), ``failed_call_s`` time spent in calls that failed
+    (timeouts first of all), ``generate_s`` time of the calls that succeeded, ``cost_usd`` from the price
+    table. ``waiting_s`` is everything that is the endpoint's doing, not the agent's: a harness's working
+    clock subtracts it (harnesses/working_clock.py).
     """
 
     def __init__(self, gateway: ModelGateway):
@@ -104,9 +108,17 @@ class GatewaySession:
         self.rate_limited = 0
         self.retry_wait_s = 0.0
         self.quota_wait_s = 0.0
+        self.failed_call_s = 0.0
+        self.generate_s = 0.0
         self.cost_usd = 0.0
         self.failures: dict[str, int] = {}
         self._lock = threading.Lock()
+
+    @property
+    def waiting_s(self) -> float:
+        """Seconds this trial waited on the endpoint: quota and slot waits, backoff sleeps, failed calls."""
+        with self._lock:
+            return self.quota_wait_s + self.retry_wait_s + self.failed_call_s
 
     @contextmanager
     def api_slot(self) -> Iterator[None]:
@@ -154,6 +166,20 @@ class GatewaySession:
         with self._lock:
             self.quota_wait_s += waited
             self.calls += 1
+        sent = time.monotonic()
+        try:
+            response = self._exchange(kwargs, estimate, chars, max_tokens)
+        except BaseException:
+            with self._lock:
+                self.failed_call_s += time.monotonic() - sent
+            raise
+        with self._lock:
+            self.generate_s += time.monotonic() - sent
+        return response
+
+    def _exchange(self, kwargs: dict, estimate: int, chars: int, max_tokens: int) -> Any:
+        """Send one request and read its reply (quota headers learned, 429 pause started)."""
+        gw = self.gateway
         try:
             raw = gw.client.chat.completions.with_raw_response.create(**kwargs)
         except openai.APIStatusError as exc:
@@ -194,5 +220,6 @@ class GatewaySession:
         with self._lock:
             return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                     "rate_limited": self.rate_limited, "retry_wait_s": round(self.retry_wait_s, 3),
-                    "quota_wait_s": round(self.quota_wait_s, 3), "cost_usd": round(self.cost_usd, 6),
+                    "quota_wait_s": round(self.quota_wait_s, 3), "failed_call_s": round(self.failed_call_s, 3),
+                    "generate_s": round(self.generate_s, 3), "cost_usd": round(self.cost_usd, 6),
                     "failures": dict(self.failures)}

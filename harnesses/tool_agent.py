@@ -1,7 +1,7 @@
 """The reference agent: a tool-calling loop with a bash tool (run in the sandbox) and a submit tool.
 
 Read top to bottom: build the prompt, then per step query the model, run its tool calls, feed back
-the output; stop on submit, on the step limit or on the wall clock.
+the output; stop on submit, on the step limit or on the working-time limit (harnesses/working_clock.py).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from nightshift.contracts import ModelClient, Sandbox
 from nightshift.experiment.config import HarnessSettings
 from nightshift.gateway import GatewayError
 from nightshift.harnesses.trajectory import TrajectoryLog
+from nightshift.harnesses.working_clock import WorkingClock, waiting_of
 from nightshift.models import AgentOutcome, Case, ExecResult
 
 TOOL_SCHEMAS = {
@@ -48,14 +49,18 @@ class ToolAgent:
 
     def run(self, case: Case, sandbox: Sandbox, model: ModelClient, seed: int, trajectory_path: Path) -> AgentOutcome:
         max_steps = self.settings.max_steps or case.limits.max_steps
-        deadline = time.monotonic() + case.limits.wall_clock_s
+        # the limit counts the agent's work, not waiting on the endpoint (harnesses/working_clock.py)
+        clock = WorkingClock(case.limits.wall_clock_s, case.limits.clock_ceiling_s, waiting_of(model))
         tools = [TOOL_SCHEMAS[name] for name in self.settings.tools]
         messages = self._prompt(case)
         with TrajectoryLog(trajectory_path) as log:
             log.write("start", case=case.id, model=self.model, seed=seed, messages=messages)
             for step in range(1, max_steps + 1):
-                if time.monotonic() > deadline:
-                    return AgentOutcome(ended_by="timeout", steps=step - 1, reason="agent wall clock exceeded")
+                verdict = clock.verdict()
+                if verdict:
+                    log.write(verdict, step=step, working_s=round(clock.working_s(), 3),
+                              waiting_s=round(clock.waiting_s(), 3))
+                    return AgentOutcome(ended_by=verdict, steps=step - 1, reason=clock.reason(verdict))
                 started = time.monotonic()
                 try:
                     reply = model.chat(model=self.model, messages=messages, tools=tools, seed=seed,
@@ -75,12 +80,12 @@ class ToolAgent:
                     if _tool_name(call) == "submit":
                         log.write("submit", step=step)
                         return AgentOutcome(ended_by="submitted", steps=step)
-                    observation = self._run_tool(call, sandbox, deadline)
+                    observation = self._run_tool(call, sandbox, clock)
                     log.write("tool", step=step, call=call, output=observation)
                     messages.append({"role": "tool", "tool_call_id": call.get("id"), "content": observation})
             return AgentOutcome(ended_by="step_limit", steps=max_steps, reason=f"no submit within {max_steps} steps")
 
-    def _run_tool(self, call: dict, sandbox: Sandbox, deadline: float) -> str:
+    def _run_tool(self, call: dict, sandbox: Sandbox, clock: WorkingClock) -> str:
         # everything in a tool call is the model's (the agent's) choice: a malformed one is an
         # observation for the agent, never an exception (that would make the trial infra_error)
         name = _tool_name(call)
@@ -93,7 +98,7 @@ class ToolAgent:
         command = arguments.get("command") if isinstance(arguments, dict) else None
         if not isinstance(command, str):
             return "error: bash needs arguments {\"command\": \"<a string>\"}"
-        timeout = max(1.0, min(self.settings.command_timeout_s, deadline - time.monotonic()))
+        timeout = max(1.0, min(self.settings.command_timeout_s, clock.remaining_s()))
         return render_observation(sandbox.exec(command, timeout_s=timeout))
 
 

@@ -28,7 +28,11 @@ class CaseLimits(BaseModel):
     """How long the agent and each test may take on one case (``[limits]`` in case.toml)."""
 
     max_steps: int = Field(20, ge=1, description="Model turns the agent may take before it is stopped.")
-    wall_clock_s: float = Field(300, gt=0, description="Seconds the agent phase may take in total.")
+    wall_clock_s: float = Field(300, gt=0, description="Seconds of agent work the agent phase may take: its "
+                                "commands and the model's generation, not time waiting on the endpoint.")
+    clock_ceiling_s: float | None = Field(None, gt=0, description="Clock seconds the agent phase may take, "
+                                          "waiting included; reaching it is infra_error. Default: 4 × "
+                                          "wall_clock_s, at least wall_clock_s + 600.")
     test_timeout_s: float = Field(30, gt=0, description="Seconds one public test may run.")
 
 
@@ -221,7 +225,11 @@ class TrialResult(BaseModel):
     retry_wait_s: float = 0.0
     quota_wait_s: float = Field(0.0, description="Seconds blocked on the model quota (gateway buckets, API slot).")
     cost_usd: float = Field(0.0, description="Estimated cost from the experiment's price table (0 if unpriced).")
-    agent_s: float = 0.0
+    working_s: float = Field(0.0, description="Agent working time: agent phase minus waiting_s (its time limit "
+                                              "counts this).")
+    waiting_s: float = Field(0.0, description="Seconds waiting on the model endpoint: quota, slot, backoff, "
+                                              "429 pauses and failed calls.")
+    agent_s: float = Field(0.0, description="Clock time of sandbox start and agent phase, waiting included.")
     grade_s: float = 0.0
     duration_s: float = 0.0
     started_at: str = ""

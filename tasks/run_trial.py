@@ -83,6 +83,7 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
                 note = f"sandbox destroy failed: {type(exc).__name__}: {exc}"
                 outcome = outcome.model_copy(update={"reason": "; ".join(filter(None, [outcome.reason, note]))[:500]})
     status = decide_status(outcome, grade)
+    waiting_s = float(getattr(session, "waiting_s", 0.0))  # the endpoint's share of the clock (gateway)
     f2p, p2p = (grade.f2p, grade.p2p) if grade else ((0, len(spec.case.fail_to_pass)), (0, len(spec.case.pass_to_pass)))
     hidden, marks = (grade.hidden, grade.checkpoints) if grade else ((0, 0), (0, len(spec.case.checkpoints)))
     return TrialResult(
@@ -98,7 +99,8 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         model_calls=session.calls, input_tokens=session.input_tokens, output_tokens=session.output_tokens,
         rate_limited=session.rate_limited, retry_wait_s=round(session.retry_wait_s, 3),
         quota_wait_s=round(session.quota_wait_s, 3), cost_usd=round(session.cost_usd, 6),
-        agent_s=round(agent_s, 3), grade_s=round(grade_s, 3), duration_s=round(time.monotonic() - t0, 3),
+        agent_s=round(agent_s, 3), grade_s=round(grade_s, 3), waiting_s=round(waiting_s, 3),
+        working_s=round(max(0.0, agent_s - waiting_s), 3), duration_s=round(time.monotonic() - t0, 3),
         started_at=started_at.isoformat(timespec="milliseconds"),
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
     )
