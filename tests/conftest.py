@@ -40,9 +40,10 @@ def prefect_server():
 
     from nightshift.deployments.server import ensure_server, stop
 
-    url = ensure_server(port=free_port(), home=_STATE / "prefect-server", state_dir=_STATE)
-    os.environ["PREFECT_API_URL"] = url
     try:
+        # a loaded 2-core machine can take minutes to start a server; a failed start must not leave it behind
+        url = ensure_server(port=free_port(), home=_STATE / "prefect-server", state_dir=_STATE, timeout_s=300)
+        os.environ["PREFECT_API_URL"] = url
         with temporary_settings(updates={PREFECT_API_URL: url}):
             yield url
     finally:
