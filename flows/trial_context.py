@@ -19,6 +19,7 @@ from nightshift.gateway import ModelGateway
 from nightshift.graders import CaseGrader
 from nightshift.models import Case
 from nightshift.sandbox import backend_for
+from nightshift.scratch import reap_scratch
 from nightshift.suites import load_cases
 from nightshift.suites.loader import SuiteError
 from nightshift.tasks.run_trial import TrialContext
@@ -41,6 +42,9 @@ def open_backend(exp: Experiment) -> SandboxBackend:
     reaped = backend.reap()
     if reaped:
         get_run_logger().warning("removed %d sandboxes left by dead runs", reaped)
+    scratch = reap_scratch()  # generated hidden tests and simulator files of killed processes
+    if scratch:
+        get_run_logger().warning("removed %d scratch folders left by dead processes", scratch)
     return backend
 
 

@@ -24,13 +24,13 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from nightshift.models import Case
+from nightshift.scratch import new_scratch
 from nightshift.suites.loader import tree_hash
 
 MEMORY_LIMIT_BYTES = 4 * 1024**3
@@ -87,7 +87,8 @@ class HiddenTestSource:
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
             if self._root is None:
-                self._root = Path(tempfile.mkdtemp(prefix="nightshift-hidden-"))
+                # under the state folder, not /tmp: removed at exit, or by reap_scratch after a kill
+                self._root = new_scratch("hidden")
                 atexit.register(shutil.rmtree, self._root, True)
         with lock:
             if key not in self._done:

@@ -16,11 +16,11 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from nightshift.scratch import scratch
 from nightshift.simulator.config import SimulatorConfig
 
 START_TIMEOUT_S = 30.0
@@ -98,7 +98,7 @@ def _wait_ready(proc: subprocess.Popen, tmp_dir: Path, deadline: float) -> str:
 def running_simulators(specs: Mapping[str, tuple[SimulatorConfig, Sequence[Path], Path | None]]
                        ) -> Iterator[dict[str, str]]:
     """Several simulators started at once: ``{name: (config, suite_dirs, log_path)}`` → ``{name: base URL}``."""
-    with tempfile.TemporaryDirectory(prefix="nightshift-sim-") as tmp:
+    with scratch("sim") as tmp:  # under the state folder; reaped at the next start if this process is killed
         procs: dict[str, tuple[subprocess.Popen, Path]] = {}
         try:
             for name, (config, suite_dirs, log_path) in specs.items():

@@ -1,0 +1,81 @@
+"""Scratch folders of a process (generated hidden tests, the simulator's start-up files), kept under the
+project's state folder instead of the system's temp folder, and reaped when their process is gone.
+
+A folder is named ``<kind>-<pid>-<process start tick>``: the start tick (field 22 of /proc/<pid>/stat)
+makes a reused pid harmless. Each folder is removed by its owner on exit (atexit, or the ``with`` block),
+and whatever a killed process left is removed by ``reap_scratch`` at the next start of a night.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+from nightshift.resources import state_dir
+
+LEGACY_PREFIXES = ("nightshift-hidden-", "nightshift-sim-")
+"""What older versions left in the system temp folder; reaped once a day old."""
+LEGACY_AGE_S = 24 * 3600
+
+
+def scratch_root() -> Path:
+    return Path(os.environ.get("NIGHTSHIFT_SCRATCH") or state_dir() / "scratch")
+
+
+def _start_tick(pid: int) -> str | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]  # field 22 counted after the command name
+
+
+def new_scratch(kind: str) -> Path:
+    """A fresh private (0700) folder owned by this process."""
+    root = scratch_root()
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / f"{kind}-{os.getpid()}-{_start_tick(os.getpid())}-{uuid.uuid4().hex[:6]}"
+    path.mkdir(mode=0o700)
+    return path
+
+
+@contextlib.contextmanager
+def scratch(kind: str) -> Iterator[Path]:
+    """A scratch folder for the length of the block, removed on every exit path."""
+    path = new_scratch(kind)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _owner_alive(name: str) -> bool:
+    parts = name.split("-")
+    if len(parts) < 4 or not parts[-3].isdigit():
+        return True  # not ours to judge
+    return _start_tick(int(parts[-3])) == parts[-2]
+
+
+def reap_scratch(root: Path | None = None) -> int:
+    """Remove scratch folders whose process is gone, and day-old ones older versions left in the system
+    temp folder; returns how many."""
+    removed = 0
+    root = root or scratch_root()
+    for path in root.iterdir() if root.is_dir() else ():
+        if path.is_dir() and not _owner_alive(path.name):
+            shutil.rmtree(path, ignore_errors=True)
+            removed += 1
+    now = time.time()
+    for path in Path(tempfile.gettempdir()).iterdir():
+        if path.name.startswith(LEGACY_PREFIXES) and path.is_dir():
+            with contextlib.suppress(OSError):
+                if now - path.stat().st_mtime > LEGACY_AGE_S:
+                    shutil.rmtree(path, ignore_errors=True)
+                    removed += 1
+    return removed
