@@ -50,6 +50,8 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
     out += [("h2", "How trials ended"), ("p", "Infra errors are not the agent's doing: they are excluded from every "
              "denominator above and counted here."),
             ("table", ("arm", "trials", *STATUSES, "infra share"), status_rows)]
+    if analysis.info.get("infra"):
+        out += [("h2", "Infra errors and the verdicts"), ("pre", analysis.info["infra"])]
     out += [("h2", "Comparisons"), ("table", DIFF_HEADERS, diff_rows(headline))]
     if detail and comps:
         out.append(("img", "forest", "Paired differences (pass rate)",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nightshift.analysis import noise
+from nightshift.analysis.infra_bounds import infra_lines
 from nightshift.analysis.paired import DETECT, Comparison, as_dicts, comparisons, floats
 from nightshift.analysis.scores import case_table, clustered_scores, status_counts
 from nightshift.analysis.source import AnalysisError, connect
@@ -84,6 +85,7 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
             "SELECT n, v_pass_rate FROM case_stats WHERE arm = ?", [arm]).fetchnumpy().values())
         arm_noise.append({"arm": arm, "cases": int(n.size), "seeds": float(n.mean()) if n.size else 0.0,
                           "floor": noise.self_floor(v, n)})
+    info["infra"] = infra_lines(con, [c for c in comps if c.metric == "pass_rate" and c.scope == "all"])
     return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
                     clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa)
 

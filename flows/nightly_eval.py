@@ -108,6 +108,7 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publishe
     differences = as_dicts([c for c in result.comparisons if c.scope == "all"])
     summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": result.scores,
                "differences": differences, "verdicts": [c.line for c in result.headline()],
+               "infra": result.info.get("infra", []),
                "report_md": str(md), "report_html": str(page)}
     atomic_write_text(run_dir / "summary.json", json.dumps(summary, indent=2, default=str))
     publisher = publisher or Publisher()

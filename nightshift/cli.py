@@ -67,7 +67,8 @@ def _compare(args: argparse.Namespace) -> int:
         return 2
     result.info["notes"] += pin_notes
     print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console)
-    for line in noise_lines(result) + power_lines(result) + [f"note: {n}" for n in result.info["notes"]]:
+    for line in (result.info.get("infra", []) + noise_lines(result) + power_lines(result)
+                 + [f"note: {n}" for n in result.info["notes"]]):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return 0
 
