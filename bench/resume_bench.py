@@ -37,9 +37,13 @@ def served(sim: str) -> int:
     return httpx.get(sim.removesuffix("/v1") + "/sim/stats", timeout=10).json()["requests"]
 
 
+NIGHT: list = []  # the night's trials: too big for flow parameters, as in nightly-eval (it reads its file)
+
+
 @flow(name="resume-bench")
-def resume(sim: str, work: str, trials: list, concurrency: int) -> dict:
+def resume(sim: str, work: str, concurrency: int) -> dict:
     """One resume as nightly-eval does it; the seconds and model calls it took."""
+    trials = NIGHT
     run_dir = Path(work) / "tonight"
     calls, t0 = served(sim), time.monotonic()
     on_disk = prepare_rows(run_dir, trials, Path(work) / "cache", [])
@@ -66,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops the Prefect server
     night = draw_night(args.trials, 1.0, 20261129, 20261130)
     night = [t.__class__(**{**t.__dict__, "duration_s": args.trial_s, "calls": 1}) for t in night]
+    NIGHT[:] = night
     run_dir = work / "tonight"
     for t in night:  # the finished night: every row on disk, as run_trial wrote it
         write_result(run_dir, result_row(t, run_dir.name, t.duration_s))
@@ -74,11 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         url = ensure_server(port=_free_port(), home=work / "prefect", state_dir=work, timeout_s=300)
         with temporary_settings(updates={PREFECT_API_URL: url}), \
                 running_simulator(SimulatorConfig(latency_ms=20), []) as sim:
-            finished = resume(sim, str(work), night, args.concurrency)
+            finished = resume(sim, str(work), args.concurrency)
             killed = int(len(night) * args.killed_at)
             for t in night[killed:]:  # killed at 90 %: the last trials never wrote a row
                 (run_dir / "results" / f"{t.trial_id}.json").unlink()
-            partial = resume(sim, str(work), night, args.concurrency)
+            partial = resume(sim, str(work), args.concurrency)
     finally:
         stop("prefect-server", work)
         shutil.rmtree(work, ignore_errors=True)

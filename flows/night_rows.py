@@ -16,7 +16,12 @@ from prefect import get_run_logger
 from nightshift.atomic_files import remove_temporaries
 from nightshift.experiment.trials import TrialSpec
 from nightshift.models import TrialResult
-from nightshift.tasks.disk_space import bytes_per_trial, check_free_space, remove_broken_cache_entries
+from nightshift.tasks.disk_space import (
+    bytes_per_trial,
+    check_free_space,
+    remove_broken_cache_entries,
+    remove_empty_files,
+)
 from nightshift.tasks.row_check import RowCheck, check_rows
 
 
@@ -31,6 +36,7 @@ def prepare_rows(run_dir: Path, specs: list[TrialSpec], trial_cache: Path | str,
     finished = check.finished()
     left = [s.trial_id for s in specs if s.trial_id not in finished]
     broken = remove_broken_cache_entries(trial_cache, [f"trial-{t}" for t in left])
+    broken += remove_empty_files(trial_cache, min_age_s=60)
     stray = remove_temporaries(run_dir / "results") + remove_temporaries(run_dir)
     if broken or stray:
         logger.warning("removed %d broken trial-cache entries and %d temporary files a failed write left",

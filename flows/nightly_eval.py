@@ -24,6 +24,7 @@ from nightshift.gateway import ModelGateway
 from nightshift.graders import GRADER_VERSION
 from nightshift.models import Case
 from nightshift.planner.night import plan_night
+from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full
 from nightshift.tasks.results import write_parquet
 
 DEFAULT_EXPERIMENT = "experiments/default.yaml"  # relative to the project folder the flow runs in
@@ -80,8 +81,13 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
                 answer(night.specs, on_disk.finished(), night.loads if night.history else None)
             rows = assemble_rows(run_dir, specs, answer)
             served = endpoint.simulator_requests()
-            parquet = write_parquet(rows, run_dir / "results.parquet")
-            summary = publish(run_dir, parquet, len(specs), baseline=exp.variants[0].name, publisher=publisher)
+            try:
+                parquet = write_parquet(rows, run_dir / "results.parquet")
+                summary = publish(run_dir, parquet, len(specs), baseline=exp.variants[0].name, publisher=publisher)
+            except OSError as exc:
+                if not is_disk_full(exc):
+                    raise
+                raise DiskFull(disk_full_message(run_dir, len(specs), "writing the Parquet file and report")) from exc
     for key, file, what in (("nightly-eval-results", parquet, "the run's Parquet file"),
                             ("nightly-eval-report-file", run_dir / "report.md", "the run's report")):
         publisher.call("link artifact", create_link_artifact, key=key, link=file.as_uri(), link_text=str(file),

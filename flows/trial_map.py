@@ -20,7 +20,7 @@ from nightshift.experiment.trials import TrialSpec
 from nightshift.flows.publishing import Publisher
 from nightshift.models import TrialResult
 from nightshift.planner import Capacity, NightClock, TrialLoad
-from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full
+from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full, remove_empty_files
 from nightshift.tasks.results import write_result
 from nightshift.tasks.row_check import needs_row
 from nightshift.tasks.run_trial import TrialContext, run_trial
@@ -78,5 +78,6 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
                                    progress=100.0 * (before + done) / total, description=line)
                 logger.info(line)
     if disk_full is not None:
+        remove_empty_files(cache_dir)  # what Prefect began writing into the full disk
         raise DiskFull(disk_full_message(ctx.run_dir, total, str(disk_full)[:300])) from disk_full
     return clock

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import json
 import shutil
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -93,4 +94,21 @@ def remove_broken_cache_entries(trial_cache: Path | str, keys: Iterable[str]) ->
         except ValueError:
             entry.unlink(missing_ok=True)
             removed += 1
+    return removed
+
+
+def remove_empty_files(folder: Path | str, min_age_s: float = 0.0) -> int:
+    """Remove zero-byte files of a local trial cache (Prefect's records of results and failures that hit a
+    full disk; never valid) at least ``min_age_s`` old, so a write in progress elsewhere is left alone."""
+    if not isinstance(folder, Path) or not folder.is_dir():
+        return 0
+    removed, now = 0, time.time()
+    for entry in folder.iterdir():
+        try:
+            info = entry.stat()
+            if entry.is_file() and info.st_size == 0 and now - info.st_mtime >= min_age_s:
+                entry.unlink()
+                removed += 1
+        except FileNotFoundError:
+            continue
     return removed
