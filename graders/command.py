@@ -9,7 +9,8 @@ from rich.console import Console
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    val = sub.add_parser("validate-suite", help="oracle must resolve every case, the untouched workspace must not")
+    val = sub.add_parser("validate-suite", help="oracle and alternative solutions must resolve every case, the "
+                         "untouched workspace must not")
     val.add_argument("suite", help="'builtin', 'humaneval', or a suite folder")
     val.add_argument("--repeats", type=int, default=3, help="oracle runs per case, to find flaky tests (default 3)")
     val.add_argument("--jobs", type=int, default=None, help="cases checked at once (default: 3 x cores)")

@@ -3,8 +3,11 @@
 The oracle (solution/solve.sh) must pass every public test, every hidden test and every checkpoint,
 and it runs ``repeats`` times in fresh sandboxes: a test whose answer changes between repeats is
 flaky, reported, and excluded from scoring (never silently scored). The untouched workspace must
-fail every FAIL_TO_PASS test and pass every PASS_TO_PASS test. A case that breaks this would turn
-every comparison that includes it into noise.
+fail every FAIL_TO_PASS test and pass every PASS_TO_PASS test. Every alternative correct solution
+the case ships (solution/alt_*.sh, written differently from the oracle) must pass every test too:
+the hidden tests' expected outputs come from the oracle, so an alternative that fails one shows an
+unfair test (an input outside the problem's contract) that no oracle check can reveal. A case that
+breaks this would turn every comparison that includes it into noise.
 """
 
 from __future__ import annotations
@@ -87,6 +90,14 @@ def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int
     check.problems += [f"oracle fails {t.kind} test {t.name}{_detail(case, t)}" for t in steady if not t.passed]
     if case.fail_to_pass and set(case.fail_to_pass) <= set(check.flaky):
         check.problems.append("every FAIL_TO_PASS test is flaky on the oracle; nothing would be scored")
+    for script in sorted((case.root / "solution").glob("alt_*.sh")):
+        try:
+            grade = _grade_after(case, backend, grader, script.read_text(), script.stem)
+        except OracleScriptError as exc:
+            check.problems.append(f"alternative {script.name}: {exc}")
+            continue
+        check.problems += [f"alternative {script.name} fails {t.kind} test {t.name}{_detail(case, t)}"
+                           for t in grade.tests if not t.passed and t.name not in check.flaky]
     check.empty = _grade_after(case, backend, grader, None, "empty")
     for test in check.empty.tests:
         if test.name in check.flaky:
