@@ -68,7 +68,12 @@ class ModelEndpoint(_Strict):
     """Where model calls go: any OpenAI-compatible endpoint, or the embedded simulator."""
 
     base_url: str | None = Field(None, description="OpenAI-compatible base URL; unset starts the simulator.")
-    api_key_env: str = Field("NIGHTSHIFT_API_KEY", description="Environment variable holding the API key.")
+    api_key_env: str = Field("NIGHTSHIFT_API_KEY", description="Environment variable holding the API key "
+                             "(read by every process that calls the model: the flow and each worker).")
+    api_key_secret: str | None = Field(None, description="Name of a Prefect Secret block holding the API key, "
+                                       "read when the api_key_env variable is not set (for workers that do not "
+                                       "have the key in their environment). The key itself is never a flow "
+                                       "parameter, a result, an artifact or a log line.")
     max_retries: int = Field(6, ge=0, description="Retries per call on 429/5xx/timeouts before infra_error.")
     timeout_s: float = Field(120, gt=0, description="Seconds to wait for one response.")
     requests_per_minute: int | None = Field(None, ge=1, description="Requests/min quota of the API key; unset: "
