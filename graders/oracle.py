@@ -15,8 +15,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from nightshift.contracts import Grader, SandboxBackend, SandboxSpec
-from nightshift.graders.images import image_problem
+from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
+from nightshift.graders.images import case_sandbox_spec, image_problem
+from nightshift.graders.logs import fold
 from nightshift.models import Case, GradeResult, TestOutcome
 
 
@@ -41,13 +42,12 @@ class OracleScriptError(RuntimeError):
 
 
 def _grade_after(case: Case, backend: SandboxBackend, grader: Grader, script: str | None, tag: str) -> GradeResult:
-    sandbox = backend.create(SandboxSpec(run_id="validate", trial_id=f"validate-{case.id}-{tag}",
-                                         workspace_source=case.workspace_dir))
+    sandbox = backend.create(case_sandbox_spec(case, "validate", f"validate-{case.id}-{tag}", SandboxLimits()))
     try:
         if script is not None:
             result = sandbox.exec(script, timeout_s=case.limits.wall_clock_s)
             if result.exit_code != 0 or result.timed_out:
-                tail = "" if case.split == "heldout" else f": {(result.stdout + result.stderr)[-300:]}"
+                tail = "" if case.split == "heldout" else f":\n{fold(result.stdout + result.stderr, 800)}"
                 raise OracleScriptError(f"oracle exited {result.exit_code}"
                                         f"{' (timed out)' if result.timed_out else ''}{tail}")
         return grader.grade(case, sandbox)
@@ -57,7 +57,7 @@ def _grade_after(case: Case, backend: SandboxBackend, grader: Grader, script: st
 
 def _detail(case: Case, test: TestOutcome) -> str:
     # held-out tests must not leak into logs outside the run's own folder
-    return "" if case.split == "heldout" or not test.detail else f": {test.detail[-200:]}"
+    return "" if case.split == "heldout" or not test.detail else f":\n{fold(test.detail, 600)}"
 
 
 def flaky_names(repeats: list[GradeResult]) -> list[str]:
@@ -72,6 +72,9 @@ def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int
     started = time.monotonic()
     case = case.model_copy(update={"excluded_tests": []})  # re-derive flakiness, do not trust an old record
     check = CaseCheck(case.id)
+    if case.invalid:
+        check.problems.append(f"invalid case: {case.invalid}")
+        return check
     refused = image_problem(case, backend)
     if refused:
         check.problems.append(f"refused: {refused}")

@@ -33,6 +33,10 @@ class SandboxSpec(BaseModel):
     trial_id: str
     workspace_source: Path | None = Field(None, description="Folder copied into /workspace at creation.")
     limits: SandboxLimits = SandboxLimits()
+    image: str | None = Field(None, description="Docker image id this sandbox runs (a case's own image); None: "
+                              "the backend's image. Bubblewrap runs the image's exported root filesystem.")
+    workdir: str | None = Field(None, description="A second path where /workspace is also mounted (a Harbor "
+                                "task's WORKDIR such as /app), so the task's own absolute paths reach it.")
 
 
 @runtime_checkable

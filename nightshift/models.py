@@ -30,6 +30,12 @@ class CaseLimits(BaseModel):
     max_steps: int = Field(20, ge=1, description="Model turns the agent may take before it is stopped.")
     wall_clock_s: float = Field(300, gt=0, description="Seconds the agent phase may take in total.")
     test_timeout_s: float = Field(30, gt=0, description="Seconds one public test may run.")
+    cpus: float | None = Field(None, gt=0, description="CPUs the case's sandbox gets (a Harbor task's "
+                               "[environment] cpus); None: the run's sandbox limit. Clamped to the host's cores.")
+    memory_mb: int | None = Field(None, ge=64, description="Memory of the case's sandbox; None: the run's. More "
+                                  "than the host has is refused by validate-suite.")
+    disk_mb: int | None = Field(None, ge=1, description="Disk (/workspace + /tmp) of the case's sandbox; "
+                                "None: the run's.")
 
 
 class HiddenTests(BaseModel):
@@ -68,11 +74,16 @@ class Case(BaseModel):
     limits: CaseLimits = CaseLimits()
     content_hash: str = Field(description="sha256 over every file of the case folder.")
     image: str | None = Field(None, description="Sandbox image the case needs; None: the run's image.")
+    workdir: str | None = Field(None, description="A second path where the workspace is mounted (a Harbor "
+                                "task's WORKDIR, e.g. /app), so the task's own paths reach it.")
+    invalid: str | None = Field(None, description="Why the case can never be graded here (e.g. its tests need "
+                                "the network); validate-suite reports it as an invalid case.")
     hidden: HiddenTests | None = Field(None, description="Generator of hidden stress tests, if the case has one.")
     checkpoints: list[Checkpoint] = Field([], description="Progress checkpoints (long-horizon cases).")
     test_runner: str | None = Field(None, description="One script in tests/ that runs every listed test at "
                                                       "once and reports each by name (SWE-bench style).")
-    test_log_format: Literal["pytest", "nightshift"] = Field("nightshift", description="How test_runner reports.")
+    test_log_format: Literal["pytest", "nightshift", "harbor"] = Field(
+        "nightshift", description="How test_runner reports; 'harbor': the verifier wrapper's result line.")
     excluded_tests: list[str] = Field([], description="Tests found flaky on the oracle by validate-suite; run, "
                                                       "reported, never scored.")
 
@@ -113,6 +124,9 @@ class TestOutcome(BaseModel):
     excluded: bool = Field(False, description="Flaky on the oracle: reported, not counted.")
     weight: float = Field(1.0, description="Checkpoint weight in the progress score.")
     reward: float | None = Field(None, description="Partial credit in [0, 1] a test reported (Harbor reward files).")
+    scores: dict[str, float] = Field({}, description="Named rewards a test reported (every numeric key of a "
+                                     "Harbor reward.json).")
+    output: str = Field("", description="The test's captured output (stdout, then stderr), for validation.json.")
 
 
 class GradeResult(BaseModel):

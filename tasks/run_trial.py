@@ -15,9 +15,10 @@ from pathlib import Path
 
 from prefect import task
 
-from nightshift.contracts import Grader, SandboxBackend, SandboxLimits, SandboxSpec
+from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
+from nightshift.graders.images import case_sandbox_spec
 from nightshift.harnesses import ToolAgent
 from nightshift.models import AgentOutcome, GradeResult, TrialResult, TrialStatus
 from nightshift.tasks.results import write_result
@@ -50,8 +51,8 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
     outcome, grade, agent_s, grade_s = AgentOutcome(ended_by="infra_error"), None, 0.0, 0.0
     sandbox = None
     try:
-        sandbox = ctx.backend.create(SandboxSpec(run_id=spec.run_id, trial_id=spec.trial_id,
-                                                 workspace_source=spec.case.workspace_dir, limits=ctx.limits))
+        # the case's own image, workdir and stated limits (a Harbor task's), else the run's
+        sandbox = ctx.backend.create(case_sandbox_spec(spec.case, spec.run_id, spec.trial_id, ctx.limits))
         agent = ToolAgent(spec.variant.model, spec.variant.harness)
         with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
             outcome = agent.run(spec.case, sandbox, session, spec.seed,
