@@ -45,6 +45,8 @@ class RunManifest(BaseModel):
     sandbox_limits: dict
     suite_hash: str
     cases: dict[str, str] = Field(description="case id -> content hash.")
+    case_images: dict[str, str] = Field({}, description="case id -> the image its sandboxes run, for cases with "
+                                        "their own (a Harbor task's built image id); the others run sandbox_image.")
     seeds: list[int]
     hidden_seed: int = Field(0, description="The night's hidden-test seed; each case's seed derives from it.")
     suite_validation: dict[str, str] = Field({}, description="Suite name -> 'validated', or why it ran "
@@ -136,6 +138,7 @@ def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPi
         sandbox_identity=sandbox_identity, sandbox_limits=exp.sandbox.limits.model_dump(),
         suite_hash=suite_hash(cases), cases={c.id: c.content_hash for c in cases}, seeds=exp.seeds,
         hidden_seed=night_seed(exp.name, exp.hidden_seed), suite_validation=suite_validation or {},
+        case_images={c.id: c.image for c in cases if c.image},
         grader_version=grader_version, code_version=code_version(), python=platform.python_version(),
         packages=package_versions(), created_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
