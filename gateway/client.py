@@ -175,7 +175,8 @@ class GatewaySession:
 
     def chat(self, *, model: str, messages: list[dict], tools: list[dict], temperature: float, seed: int,
              max_tokens: int) -> dict:
-        """One chat completion; returns the assistant message as a dict plus ``model`` and ``finish_reason``."""
+        """One chat completion; returns the assistant message as a dict plus ``model``, ``finish_reason`` and
+        ``usage`` (this call's tokens, for the trajectory)."""
         kwargs = {"model": model, "messages": messages, "tools": tools or openai.NOT_GIVEN,
                   "temperature": temperature, "seed": seed, "max_tokens": max_tokens}
         response = self.call(self._send_chat, kwargs=kwargs, max_tokens=max_tokens)
@@ -187,7 +188,10 @@ class GatewaySession:
                 self.output_tokens += usage.completion_tokens
                 self.cost_usd += cost
         message = response.choices[0].message.model_dump(exclude_none=True)
-        return {"message": message, "model": response.model, "finish_reason": response.choices[0].finish_reason}
+        usage = ({"input_tokens": response.usage.prompt_tokens, "output_tokens": response.usage.completion_tokens}
+                 if response.usage else None)
+        return {"message": message, "model": response.model, "finish_reason": response.choices[0].finish_reason,
+                "usage": usage}
 
     def summary(self) -> dict:
         """The trial's accounting as a plain dict."""

@@ -66,7 +66,7 @@ class ToolAgent:
                 message = reply["message"]
                 messages.append(message)
                 log.write("model", step=step, message=message, served_by=reply["model"],
-                          seconds=round(time.monotonic() - started, 4))
+                          seconds=round(time.monotonic() - started, 4), usage=reply.get("usage"))
                 calls = message.get("tool_calls") or []
                 if not calls:
                     messages.append({"role": "user", "content": "Use the bash tool to work, and submit when done."})
@@ -75,8 +75,10 @@ class ToolAgent:
                     if _tool_name(call) == "submit":
                         log.write("submit", step=step)
                         return AgentOutcome(ended_by="submitted", steps=step)
+                    tool_started = time.monotonic()
                     observation = self._run_tool(call, sandbox, deadline)
-                    log.write("tool", step=step, call=call, output=observation)
+                    log.write("tool", step=step, call=call, output=observation,
+                              seconds=round(time.monotonic() - tool_started, 4))
                     messages.append({"role": "tool", "tool_call_id": call.get("id"), "content": observation})
             return AgentOutcome(ended_by="step_limit", steps=max_steps, reason=f"no submit within {max_steps} steps")
 

@@ -161,8 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     from nightshift.planner.command import add_plan_command
 
     add_plan_command(sub)  # plan
+    from nightshift.viewer.command import add_view_command
+
+    add_view_command(sub)  # view
     args = parser.parse_args(argv)
-    if args.command in ("validate-suite", "import-suite"):
+    if args.command in ("validate-suite", "import-suite", "view"):
         return args.fn(args, console)
     return args.fn(args)
 

@@ -211,6 +211,7 @@ class TrialResult(BaseModel):
     model_version: str
     seed: int
     status: TrialStatus
+    infra_kind: str = Field("", description="For infra_error: sandbox_create, endpoint, harness or grader.")
     score: float = Field(description="1.0 when resolved, else 0.0.")
     reason: str = ""
     f2p_passed: int = 0
