@@ -128,4 +128,4 @@ def run_trial(spec: TrialSpec, ctx: TrialContext) -> State:
     if result.status == TrialStatus.infra_error:
         error = InfraError(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {result.reason}")
         return Failed(name="infra_error", message=str(error), data=error)
-    return Completed(name=result.status.value, message=outcome_line(result), data=result.model_dump(mode="json"))
+    return Completed(name=result.status.value, data=result.model_dump(mode="json"))
