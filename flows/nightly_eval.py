@@ -73,6 +73,8 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     for key, path, what in (("nightly-eval-results", parquet, "the run's Parquet file"),
                             ("nightly-eval-report-file", run_dir / "report.md", "the run's report")):
         create_link_artifact(key=key, link=path.as_uri(), link_text=str(path), description=what)
+    create_link_artifact(key="nightly-eval-viewer", link=summary["viewer_url"], link_text="trajectory viewer",
+                         description=f"every trial of the run; start the viewer with `{summary['view_command']}`")
     summary["model_calls_this_invocation"] = served - pinned if endpoint.simulated else "n/a (real endpoint)"
     logger.info("model calls by trials this invocation: %s", summary["model_calls_this_invocation"])
     return summary
@@ -82,16 +84,22 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str) -> dict:
     """Analyse the run, write report.md / report.html / summary.json into it, and publish Prefect artifacts."""
     from nightshift.analysis.paired import as_dicts
     from nightshift.analysis.report import blocks, to_markdown, write_report
+    from nightshift.analysis.tables import SCORE_HEADERS, drop_empty, score_rows
+    from nightshift.viewer.links import run_url, view_command
 
     result = analyse([parquet], baseline=baseline)
     title = f"nightly-eval {run_dir.name}"
     md, page = write_report(result, run_dir, title)
-    short = to_markdown(blocks(result, title, detail=False)) + f"\nFull report: `{page}`\n"
-    create_table_artifact(key="nightly-eval-summary", table=result.scores, description=f"scores of {run_dir.name}")
+    short = (to_markdown(blocks(result, title, detail=False)) + f"\nFull report: `{page}`\n\nEvery trial: "
+             f"[trajectory viewer]({run_url(run_dir.name)}) (start it with `{view_command(run_dir)}`)\n")
+    headers, rows = drop_empty(SCORE_HEADERS, score_rows(result.scores))  # formatted as in the report
+    create_table_artifact(key="nightly-eval-summary", table=[dict(zip(headers, r, strict=True)) for r in rows],
+                          description=f"scores of {run_dir.name}")
     create_markdown_artifact(key="nightly-eval-report", markdown=short, description=f"report of {run_dir.name}")
     differences = as_dicts([c for c in result.comparisons if c.scope == "all"])
     summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": result.scores,
                "differences": differences, "verdicts": [c.line for c in result.headline()],
-               "report_md": str(md), "report_html": str(page)}
+               "report_md": str(md), "report_html": str(page), "viewer_url": run_url(run_dir.name),
+               "view_command": view_command(run_dir)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary

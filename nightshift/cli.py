@@ -30,7 +30,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
     except (ExperimentError, SuiteError) as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(str(exc), style="red", markup=False, highlight=False)  # a YAML error's [...] must survive
         return 2
     from nightshift.analysis.tables import print_comparison
     from nightshift.flows.nightly_eval import nightly_eval
@@ -41,6 +41,8 @@ def _run(args: argparse.Namespace) -> int:
                   f"({summary['trials']} trials)\nmodel calls by trials this invocation: "
                   f"{summary['model_calls_this_invocation']}\nwall time: {time.monotonic() - started:.1f}s\n")
     print_comparison(summary["scores"], summary["differences"], console)
+    console.print(f"\nreport: {summary['report_html']}\nviewer: {summary['view_command']}   (then open "
+                  f"{summary['viewer_url']})", markup=False, highlight=False, soft_wrap=True)
     return 0
 
 

@@ -212,3 +212,21 @@ def test_static_copy_opens_from_disk(runs, tmp_path: Path) -> None:
         page.wait_for_selector("#detail .step")
         assert page.locator("#detail h2").inner_text().startswith(row["case_id"])
         browser.close()
+
+
+def test_the_report_links_each_case_and_each_regression_to_the_viewer(runs, tmp_path: Path) -> None:
+    from nightshift.analysis import analyse
+    from nightshift.analysis.report import write_report
+
+    run, _ = runs
+    result = analyse([run.path / "results.parquet"], baseline="strong")
+    _, page = write_report(result, tmp_path, "t")
+    text = page.read_text()
+    for case in {r["case_id"] for r in run.rows}:
+        assert f"<a href='http://127.0.0.1:4300/run/night-a/#case={case}'>{case}</a>" in text
+    by = {(r["case_id"], r["variant"]): r for r in run.rows}
+    worse = [c for c in {r["case_id"] for r in run.rows}
+             if by[(c, "strong")]["status"] == "resolved" and by[(c, "weak")]["status"] != "resolved"]
+    for case in worse:  # one seed each: the regression opens exactly these two trials side by side
+        pair = f"#pair=a:{by[(case, 'strong')]['trial_id']},a:{by[(case, 'weak')]['trial_id']}"
+        assert f"<a href='http://127.0.0.1:4300/run/night-a/{pair}'>{case}</a>" in text

@@ -29,3 +29,11 @@ def run_url(run_id: str, **fragment: str) -> str:
 
 def view_command(run_dir: Path | str) -> str:
     return f"nightshift view {shlex.quote(str(run_dir))}"
+
+
+def pair_url(run_a: str, trial_a: str, run_b: str, trial_b: str) -> str:
+    """Two trials side by side: in one run, or run A against run B (``/run/A/vs/B/``)."""
+    if run_a == run_b:
+        return run_url(run_a, pair=f"a:{trial_a},a:{trial_b}")
+    base = run_url(run_a).removesuffix("/") + f"/vs/{quote(run_b, safe='')}/"
+    return base + f"#pair=a:{trial_a},b:{trial_b}"
