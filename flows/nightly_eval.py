@@ -18,6 +18,7 @@ from nightshift.flows.trial_context import load_run_cases, open_backend, open_ga
 from nightshift.flows.trial_map import run_all
 from nightshift.gateway import ModelGateway
 from nightshift.graders import GRADER_VERSION
+from nightshift.harnesses.pins import pin_harnesses
 from nightshift.models import Case
 from nightshift.planner.night import plan_night
 from nightshift.tasks.results import read_results, write_parquet
@@ -26,9 +27,10 @@ DEFAULT_EXPERIMENT = "experiments/default.yaml"  # relative to the project folde
 
 
 def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url: str, sandbox_identity: str,
-            suite_validation: dict[str, str] | None = None) -> RunManifest:
+            suite_validation: dict[str, str] | None = None, harnesses: dict[str, dict] | None = None) -> RunManifest:
     models = {v.name: ModelPin(model=v.model, version=gateway.resolve_model_version(v.model)) for v in exp.variants}
-    return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation)
+    return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation,
+                          harnesses)
 
 
 def check_suites_validated(exp: Experiment, experiment_file: Path, cases: list[Case]) -> dict[str, str]:
@@ -48,10 +50,11 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     cases = load_run_cases(exp, path)
     validation = check_suites_validated(exp, path, cases)  # before anything starts
     backend = open_backend(exp)
+    harnesses, variant_backends = pin_harnesses(exp, backend)  # builds a command harness's image once
     with model_endpoint(exp, exp.suite_paths(path.parent), exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
-                           backend.identity(), validation)
+                           backend.identity(), validation, harnesses)
         run_dir = exp.output_dir / manifest.run_id
         manifest.write(run_dir / "manifest.json")
         specs = expand_trials(manifest, cases, exp.variants)
@@ -63,7 +66,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
         if exp.shards:
             run_shards(night, exp, path, run_dir, endpoint)
         else:
-            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed)
+            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, variant_backends)
             run_all(night.specs, ctx, exp.concurrency, exp.trial_cache(), exp.infra_retries,
                     loads=night.loads if night.history else None, capacity=night.capacity)
         served = endpoint.simulator_requests()

@@ -181,8 +181,11 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
         raise ShardError(f"worker {os.uname().nodename}: no model endpoint: set model.base_url in {path} and "
                          f"export {exp.model.api_key_env} on every worker (or name a Prefect Secret block in "
                          f"model.api_key_secret)")
+    from nightshift.harnesses.pins import pin_harnesses
+
+    _, variant_backends = pin_harnesses(exp, backend)  # this worker's derived images (same content keys)
     ctx = trial_context(exp, run, backend, open_gateway(exp, base_url, key, concurrency, share),
-                        manifest.hidden_seed)
+                        manifest.hidden_seed, variant_backends)
     cap = capacity_of(exp)
     scale = share / exp.model.share
     capacity = Capacity(concurrency, cap.requests_per_minute and cap.requests_per_minute * scale,

@@ -38,9 +38,11 @@ def render_observation(result: ExecResult) -> str:
 
 
 class ToolAgent:
-    def __init__(self, model: str, settings: HarnessSettings):
+    Settings = HarnessSettings  # what `harness.settings` may hold for kind 'reference'
+
+    def __init__(self, model: str, settings: HarnessSettings | None = None):
         self.model = model
-        self.settings = settings
+        self.settings = settings or HarnessSettings()
 
     def _prompt(self, case: Case) -> list[dict]:
         return [{"role": "system", "content": self.settings.system_prompt},

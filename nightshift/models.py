@@ -20,6 +20,8 @@ class TrialStatus(StrEnum):
     failed = "failed"
     timeout = "timeout"
     step_limit = "step_limit"
+    token_limit = "token_limit"  # the variant's max_tokens per trial was spent
+    cost_limit = "cost_limit"  # the variant's max_cost_usd per trial was spent
     agent_error = "agent_error"
     infra_error = "infra_error"
 
@@ -187,7 +189,7 @@ class GradeResult(BaseModel):
 class AgentOutcome(BaseModel):
     """How the agent phase ended, with the accounting the result row needs."""
 
-    ended_by: Literal["submitted", "step_limit", "timeout", "agent_error", "infra_error"]
+    ended_by: Literal["submitted", "step_limit", "token_limit", "cost_limit", "timeout", "agent_error", "infra_error"]
     reason: str = ""
     steps: int = 0
     model_calls: int = 0

@@ -9,7 +9,7 @@ since a failed task is never cached, a later run tries it again rather than keep
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.graders.images import case_sandbox_spec
-from nightshift.harnesses import ToolAgent
+from nightshift.harnesses.runner import run_harness
 from nightshift.models import AgentOutcome, GradeResult, TrialResult, TrialStatus
 from nightshift.tasks.artifacts import keep_workspace_diff, write_grade
 from nightshift.tasks.results import write_result
@@ -40,6 +40,7 @@ class TrialContext:
     gateway: ModelGateway
     limits: SandboxLimits
     grader: Grader
+    variant_backends: dict[str, SandboxBackend] = field(default_factory=dict)  # a command harness's derived image
 
 
 def decide_status(outcome: AgentOutcome, grade: GradeResult | None) -> TrialStatus:
@@ -55,12 +56,12 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
     sandbox, infra_kind = None, ""
     keep = spec.case.split != "heldout"  # held-out tests and outputs are never kept beside the row
     try:
-        # the case's own image, workdir and stated limits (a Harbor task's), else the run's
-        sandbox = ctx.backend.create(case_sandbox_spec(spec.case, spec.run_id, spec.trial_id, ctx.limits))
-        agent = ToolAgent(spec.variant.model, spec.variant.harness)
+        # a command harness's derived image (harnesses/pins.py); the case's own image, workdir and stated
+        # limits (a Harbor task's) still win over either
+        backend = ctx.variant_backends.get(spec.variant.name, ctx.backend)
+        sandbox = backend.create(case_sandbox_spec(spec.case, spec.run_id, spec.trial_id, ctx.limits))
         with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
-            outcome = agent.run(spec.case, sandbox, session, spec.seed,
-                                ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
+            outcome = run_harness(spec, sandbox, session, ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
         agent_s = time.monotonic() - t0
         infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
         if outcome.ended_by != "infra_error":
