@@ -25,22 +25,13 @@ from nightshift.harnesses.resolve import ResolvedHarness
 from nightshift.harnesses.trajectory import TrajectoryLog
 from nightshift.models import AgentOutcome, Case, ExecResult
 
-CONTROL_DIR = "/tmp/nightshift"  # inside the sandbox; on the host, the sandbox's tmp folder + /nightshift
+CONTROL_DIR = "/run/nightshift"  # inside the sandbox (read-only); on the host, sandbox.run_dir
 INSTRUCTION_FILE = f"{CONTROL_DIR}/instruction.md"
 SOCKET = f"{CONTROL_DIR}/model.sock"
 RELAY = f"{CONTROL_DIR}/relay.py"
 PORT = 4141
 BASE_URL = f"http://127.0.0.1:{PORT}/v1"
 TAIL = 1500
-
-
-def host_tmp(sandbox) -> Path:
-    """The host folder that is the sandbox's /tmp (both built-in backends keep one: sandbox/folder.py)."""
-    try:
-        return Path(sandbox.folder.disk.tmp)
-    except AttributeError:
-        raise RuntimeError(f"sandbox {sandbox.id}: this backend has no host /tmp folder to bind the model "
-                           f"proxy's socket through; command harnesses need the bubblewrap or docker backend") from None
 
 
 def fill(template: str, values: dict[str, str]) -> str:
@@ -56,8 +47,7 @@ class CommandHarness:
         self.model = model
 
     def _prepare(self, case: Case, sandbox) -> Path:
-        control = host_tmp(sandbox) / "nightshift"
-        control.mkdir(mode=0o755, exist_ok=True)  # root-owned: the agent reads it, cannot replace what is in it
+        control = Path(sandbox.run_dir)  # read-only inside: the agent reads these, cannot replace them
         (control / "instruction.md").write_text(case.instruction)
         shutil.copyfile(Path(__file__).with_name("relay.py"), control / "relay.py")
         for name in ("instruction.md", "relay.py"):
@@ -80,7 +70,8 @@ class CommandHarness:
         command = f"exec python3 {RELAY} {SOCKET} {PORT} -- bash -c {shlex.quote(run)}"
         with TrajectoryLog(trajectory) as log:
             log.write("start", case=case.id, model=self.model, seed=seed, harness="command", run=run)
-            with ModelProxy(control / "model.sock", session, guard, self.model, seed, token, log) as proxy:
+            with ModelProxy(control / "model.sock", sandbox.uid, session, guard, self.model, seed, token,
+                            log) as proxy:
                 result = sandbox.exec(command, timeout_s=limits.wall_clock_s, env=self.environment(token))
             log.write("command_end", exit_code=result.exit_code, timed_out=result.timed_out,
                       seconds=round(result.duration_s, 3), stdout=result.stdout[-8000:], stderr=result.stderr[-8000:])

@@ -12,7 +12,11 @@ stop it. The real API key stays in the gateway: nothing here sees it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import socket
+import struct
 import threading
 import time
 from pathlib import Path
@@ -24,6 +28,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from nightshift.gateway import GatewayError, GatewaySession
 from nightshift.harnesses.limits import LimitGuard, LimitReached
@@ -34,10 +39,27 @@ def _error(status: int, message: str, kind: str, code: str | None = None) -> JSO
     return JSONResponse({"error": {"message": message, "type": kind, "param": None, "code": code}}, status)
 
 
+def _peer_checked(proxy: ModelProxy) -> type[H11Protocol]:
+    """uvicorn's HTTP protocol, closing any connection whose peer (SO_PEERCRED) is not the sandbox's uid."""
+
+    class PeerChecked(H11Protocol):
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            sock = transport.get_extra_info("socket")
+            creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")) if sock else b""
+            uid = struct.unpack("3i", creds)[1] if creds else None
+            if uid != proxy.uid:
+                proxy.refused += 1
+                proxy._write("proxy_refused", status=0, message=f"connection from uid {uid}, not the sandbox's")
+                transport.close()
+
+    return PeerChecked
+
+
 class ModelProxy:
-    def __init__(self, socket_path: Path, session: GatewaySession, guard: LimitGuard, model: str, seed: int,
-                 token: str, log: TrajectoryLog):
-        self.socket_path = socket_path
+    def __init__(self, socket_path: Path, uid: int, session: GatewaySession, guard: LimitGuard, model: str,
+                 seed: int, token: str, log: TrajectoryLog):
+        self.socket_path, self.uid = socket_path, uid
         self.session, self.guard, self.model, self.seed, self.token, self.log = session, guard, model, seed, token, log
         self.stop = threading.Event()
         self.infra_error: str | None = None
@@ -48,7 +70,7 @@ class ModelProxy:
                                 Route("/v1/models", self._models, methods=["GET"]),
                                 Route("/nightshift/stop", self._stop_route, methods=["GET"])])
         config = uvicorn.Config(app, uds=str(socket_path), log_level="error", access_log=False, lifespan="off",
-                                timeout_keep_alive=30)
+                                timeout_keep_alive=30, http=_peer_checked(self))
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name=f"proxy-{socket_path.parent.name}",
                                         daemon=True)
@@ -60,13 +82,17 @@ class ModelProxy:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError(f"model proxy on {self.socket_path} did not start")
             time.sleep(0.005)
-        self.socket_path.chmod(0o666)  # the sandbox user connects through the bind mount
+        # only this sandbox's uid may connect (docs/SANDBOX.md); the peer is checked again on every accept
+        os.chown(self.socket_path, self.uid, self.uid)
+        self.socket_path.chmod(0o600)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         self._server.should_exit = True
         self._thread.join(10)
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
 
     def _write(self, event: str, **fields) -> None:
         with self._log_lock:
