@@ -15,10 +15,10 @@ import copy
 import random
 import string
 
-CLASS_MIN = {"lower": 8, "upper": 8, "digit": 5}
+CLASS_MIN = {"lower": 6, "upper": 6, "digit": 4}
 CLASSES = {"lower": string.ascii_lowercase, "upper": string.ascii_uppercase, "digit": string.digits}
 SMALL_HI = 100
-MIN_SEEN = 2  # a trait (sorted, unique, fixed length, a relation) holds only if seen at least this often
+MIN_SEEN = 4  # a trait (sorted, unique, fixed length, a relation) holds only if seen at least this often
 
 
 def type_name(value):
@@ -87,9 +87,7 @@ def derive(inputs):
         for index, value in enumerate(call):
             _merge(args[index], value)
     for node in args:
-        slot = node.get("int")
-        if slot and 0 < slot["hi"] <= SMALL_HI:
-            slot["hi"] *= 2  # a lone small int (fib(n), n up to 12) leaves room for new values above the tests'
+        _widen(node, top=True)
     equal, ordered = [], []
     if len(inputs) >= MIN_SEEN:
         for i in range(width):
@@ -106,6 +104,30 @@ def derive(inputs):
     return {"nargs": nargs, "args": args, "equal_len": equal, "le": ordered}
 
 
+def _widen(node, top=False):
+    """Numbers may go half their tested spread beyond it, never across zero unless the tests did."""
+    for kind, slot in node.items():
+        if kind in ("int", "float"):
+            lo, hi = slot["lo"], slot["hi"]
+            slot["seen"] = [lo, hi]
+            wide = max(2, (hi - lo) // 2) if kind == "int" else max(1.0, (hi - lo) / 2)
+            if top and kind == "int" and 0 < hi <= SMALL_HI:
+                wide = max(wide, hi)  # a lone small int (fib(n), n up to 12) may go to twice the tests' largest
+            slot["lo"], slot["hi"] = lo - wide, hi + wide
+            if lo >= 0:
+                slot["lo"] = max(slot["lo"], 0 if lo == 0 or kind == "float" else 1)
+            if hi <= 0:
+                slot["hi"] = min(slot["hi"], 0 if hi == 0 or kind == "float" else -1)
+        for child in ("item", "key", "value"):
+            if isinstance(slot, dict) and child in slot:
+                _widen(slot[child])
+
+
+def traits_hold(slot):
+    """Sortedness and uniqueness bind only when the tests showed them often enough to mean it."""
+    return slot.get("multi", 0) >= MIN_SEEN
+
+
 def allowed_chars(slot):
     """Characters a string may use: every class the tests used widely, plus each character seen."""
     chars = set(slot.get("chars", ""))
@@ -116,15 +138,15 @@ def allowed_chars(slot):
 
 
 def length_bounds(slot):
-    """(min, max) length: no shorter than the shortest seen, at most twice the longest plus 4."""
+    """(min, max) length: empty only if the tests used empty, else down to one; up to twice the longest + 4."""
     lens = slot.get("lens", [0])
     if _fixed_length(slot):
         return lens[0], lens[0]
-    return min(lens), 2 * max(lens) + 4
+    return min(min(lens), 1), 2 * max(lens) + 4
 
 
 def _fixed_length(slot):
-    return len(slot.get("lens", [])) == 1 and slot.get("count", 0) >= 3
+    return len(slot.get("lens", [])) == 1 and slot.get("count", 0) >= MIN_SEEN + 1
 
 
 def _fits(value, node):
@@ -152,8 +174,7 @@ def _fits_sequence(value, slot):
         return False
     if not all(_fits(item, slot.get("item", {})) for item in value):
         return False
-    traits = slot.get("multi", 0) >= MIN_SEEN
-    if traits and len(value) >= 2:
+    if traits_hold(slot) and len(value) >= 2:
         if slot.get("asc") and list(value) != sorted(value):
             return False
         if slot.get("desc") and list(value) != sorted(value, reverse=True):

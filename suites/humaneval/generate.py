@@ -5,8 +5,9 @@ records the inputs the problem's own check() feeds the canonical solution, then 
 a boundary sweep first, then mutations (mutate.py) — and keeps those that are in the input
 contract (contract.json, derived by the importer, and hidden/accepts.py when the case has one),
 survive repr/literal_eval, and on which the canonical solution returns the same value twice within
-a counted budget of executed lines. Nothing depends on time or load: the same (case, seed) gives
-byte-identical output on any host. Writes DIR/files/{runner.py,inputs.json} and DIR/hidden.json.
+a counted budget of executed lines (per input, and for the whole generation). Nothing depends on
+time or load: the same (case, seed) gives byte-identical output on any host. Writes
+DIR/files/{runner.py,inputs.json} and DIR/hidden.json.
 """
 
 import argparse
@@ -24,16 +25,20 @@ sys.path.insert(0, HERE)  # -I leaves the script's folder off sys.path
 from contract import accepts, derive, recorded_inputs  # noqa: E402
 from mutate import fresh, mutate_args  # noqa: E402
 
-TARGET = 50
-MAX_ATTEMPTS = 6000
+TARGET = 80
+MAX_ATTEMPTS = 8000
 SWEEP_SHARE = 15  # at most this many kept inputs come from the boundary sweep; the rest are seeded mutations
-LINE_BUDGET = 200_000  # executed lines the canonical may spend on one input (counted, so load cannot change it)
+LINE_BUDGET = 100_000  # executed lines the canonical may spend on one input (counted, so load cannot change it)
+TOTAL_BUDGET = 4_000_000  # executed lines for the whole generation: a slow canonical stops it early, deterministically
 RUNNER_PER_INPUT_S = 2.0
 MAX_REPR = 2000
 
 
 class OverBudget(BaseException):
     """The canonical solution ran past LINE_BUDGET on this input (BaseException: no `except Exception` eats it)."""
+
+
+SPENT = [0]  # lines executed by the canonical so far in this generation
 
 
 def counted_call(function, args, budget=LINE_BUDGET):
@@ -51,6 +56,7 @@ def counted_call(function, args, budget=LINE_BUDGET):
         return function(*copy.deepcopy(args))
     finally:
         sys.settrace(None)
+        SPENT[0] += used[0]
 
 
 def roundtrips(value):
@@ -103,9 +109,11 @@ def _edges(node):
     edges = []
     for kind, slot in sorted(node.items()):
         if kind == "int":
-            edges += sorted({v for v in (0, 1, -1, slot["lo"], slot["hi"]) if slot["lo"] <= v <= slot["hi"]})
+            picks = (0, 1, -1, slot["lo"], slot["hi"], *slot.get("seen", []))
+            edges += sorted({v for v in picks if slot["lo"] <= v <= slot["hi"]})
         elif kind == "float":
-            edges += sorted({v for v in (0.0, 1.0, -1.0, slot["lo"], slot["hi"]) if slot["lo"] <= v <= slot["hi"]})
+            picks = (0.0, 1.0, -1.0, slot["lo"], slot["hi"], *slot.get("seen", []))
+            edges += sorted({v for v in picks if slot["lo"] <= v <= slot["hi"]})
         elif kind == "str":
             edges += ["", " "]
         elif kind in ("list", "tuple"):
@@ -121,7 +129,7 @@ def stress_inputs(function, base, contract, predicate, derived, rng):
     pool, chosen, from_sweep = list(base), [], 0
     boundary = sweep(base, contract, rng)
     for _ in range(MAX_ATTEMPTS):
-        if len(chosen) >= TARGET or not pool:
+        if len(chosen) >= TARGET or not pool or SPENT[0] > TOTAL_BUDGET:
             break
         if boundary and from_sweep < SWEEP_SHARE:
             args, is_edge = boundary.pop(), True

@@ -10,13 +10,13 @@ than thrown away, so most candidates survive the contract.
 
 import copy
 
-from contract import allowed_chars, length_bounds, type_name
+from contract import allowed_chars, length_bounds, traits_hold, type_name
 
 
 def _int_candidates(value, slot):
     lo, hi = slot["lo"], slot["hi"]
     picks = [0, 1, -1, 2, lo, hi, lo + 1, hi - 1, value + 1, value - 1, -value, value * 2, value // 2,
-             (lo + hi) // 2]
+             (lo + hi) // 2, *slot.get("seen", [])]
     return [p for p in picks if lo <= p <= hi]
 
 
@@ -173,7 +173,7 @@ def repair(value, node):
     if kind == "str":
         return value[:high]
     items = list(value)[:high]
-    if slot.get("multi", 0) >= 2:
+    if traits_hold(slot):
         if slot.get("unique"):
             seen = {}
             for item in items:
