@@ -18,7 +18,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     val.add_argument("--cases", help="comma-separated case ids (default: every case)")
     val.add_argument("--sample", type=int, default=None, help="only the first N cases")
     val.add_argument("--no-record", action="store_true", help="do not write the suite's validation.json")
-    val.add_argument("--image", default="host", help="bubblewrap root filesystem (default: host)")
+    val.add_argument("--backend", default="bubblewrap", help="sandbox backend: bubblewrap (default) or docker "
+                                                             "(needed for cases with sidecars)")
+    val.add_argument("--image", default=None, help="the backend's image: bubblewrap root filesystem (default: host); "
+                                                   "docker image (default: the locally built base image)")
     val.add_argument("-v", "--verbose", action="store_true", help="a table row for every case, not only problems")
     val.set_defaults(fn=validate_suite_command)
     imp = sub.add_parser("import-suite", help="write HumanEval, Harbor/terminal-bench or SWE-bench as a suite folder")
@@ -52,7 +55,7 @@ def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
                       f"(check the import's refused tasks in {folder / 'suite.toml'})[/red]")
         return 1
     _print_base_images(folder, console)
-    backend = backend_for("bubblewrap", args.image)
+    backend = backend_for(args.backend, args.image or _default_image(args.backend))
     console.print(f"validating {len(cases)} cases of {folder} (oracle x{args.repeats}, then the untouched workspace)")
     result = validate_cases(cases, backend, repeats=args.repeats, jobs=args.jobs)
     print_validation(result, cases, console, verbose=args.verbose)
@@ -115,3 +118,12 @@ def _print_base_images(folder: Path, console: Console) -> None:
     mapped = tomllib.loads((folder / "suite.toml").read_text()).get("harbor", {}).get("base_images", {})
     for name, pin in sorted(mapped.items()):
         console.print(f"base image {name} -> {pin.get('local')} ({pin.get('id') or 'unused'})")
+
+
+def _default_image(backend: str) -> str:
+    if backend != "docker":
+        return "host"
+    from nightshift.sandbox.images import latest_build
+
+    build = latest_build()
+    return (build.image_id if build and build.image_id else "") or "nightshift/sandbox:bookworm"

@@ -37,7 +37,7 @@ def case_sandbox_spec(case: Case, run_id: str, trial_id: str, run_limits: Sandbo
     """What to create for one trial (or one validation run) of ``case``."""
     return SandboxSpec(run_id=run_id, trial_id=trial_id, workspace_source=case.workspace_dir,
                        limits=case_limits(case, run_limits), image=case.image,
-                       workdir=case.workdir)
+                       workdir=case.workdir, sidecars=case.sidecars)
 
 
 def _is_docker_id(image: str | None) -> bool:
@@ -63,6 +63,10 @@ def image_problem(case: Case, backend: SandboxBackend) -> str | None:
     if case.limits.memory_mb is not None and case.limits.memory_mb > host_memory_mb():
         return (f"{case.root / 'case.toml'}: field 'limits.memory_mb' = {case.limits.memory_mb} is more than this "
                 f"host's {host_memory_mb()} MiB; run it on a bigger machine or lower the task's memory")
+    if case.sidecars and backend.name != "docker":
+        names = [s.name for s in case.sidecars]
+        return (f"needs sidecar containers {names} beside its sandbox; only sandbox.backend docker starts them "
+                f"(validate with --backend docker or run with sandbox.backend: docker)")
     if case.image is None:
         return None
     if not image_present(case.image):

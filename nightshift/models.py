@@ -62,6 +62,16 @@ class Checkpoint(BaseModel):
     tests: list[str] = Field([], description="Public tests that must all pass for the checkpoint to count.")
 
 
+class Sidecar(BaseModel):
+    """A service container started beside the case's sandbox on a private network (a Harbor task's
+    docker-compose service other than the task container); reachable inside by ``name``."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$", description="Host name the sandbox reaches it by.")
+    image: str = Field(description="Docker image id the service runs (pinned at import).")
+    command: list[str] | None = Field(None, description="Overrides the image's command; None: the image's own.")
+    env: dict[str, str] = Field({}, description="Environment of the service.")
+
+
 class Case(BaseModel):
     """One problem of a suite, loaded from its folder (see suites/README.md for the layout)."""
 
@@ -80,6 +90,8 @@ class Case(BaseModel):
                                 "task's WORKDIR, e.g. /app), so the task's own paths reach it.")
     invalid: str | None = Field(None, description="Why the case can never be graded here (e.g. its tests need "
                                 "the network); validate-suite reports it as an invalid case.")
+    sidecars: list[Sidecar] = Field([], description="Service containers the case needs beside its sandbox "
+                                    "(docker backend only), from [[sidecars]] in case.toml.")
     hidden: HiddenTests | None = Field(None, description="Generator of hidden stress tests, if the case has one.")
     checkpoints: list[Checkpoint] = Field([], description="Progress checkpoints (long-horizon cases).")
     test_runner: str | None = Field(None, description="One script in tests/ that runs every listed test at "
@@ -128,7 +140,8 @@ class TestOutcome(BaseModel):
     reward: float | None = Field(None, description="Partial credit in [0, 1] a test reported (Harbor reward files).")
     scores: dict[str, float] = Field({}, description="Named rewards a test reported (every numeric key of a "
                                      "Harbor reward.json).")
-    output: str = Field("", description="The test's captured output (stdout, then stderr), for validation.json.")
+    output: str = Field("", exclude=True, description="The test's whole captured output (stdout, then stderr): "
+                        "kept in validation.json, left out of every other dump (grades/, rows) to keep them small.")
 
 
 class GradeResult(BaseModel):

@@ -33,6 +33,7 @@ from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
 from nightshift.sandbox.output import CappedBuffer
 from nightshift.sandbox.owner import Owner
 from nightshift.sandbox.seccomp import docker_profile
+from nightshift.sandbox.sidecars import remove_sidecars, start_sidecars
 
 LABEL = "org.nightshift"
 PREFIX = "nsd-"
@@ -51,10 +52,14 @@ class DockerSandbox(FolderFiles):
         self.spec = spec
         self.limits: SandboxLimits = spec.limits
         self.api = client.api
+        self.client = client
+        self.network = "none"
         self.folder = SandboxFolder.create(self.id, spec, extra={"container": self.id}, accounts=accounts)
         self.uid = self.folder.uid
         self.env = sandbox_env(image_env or {})
         try:
+            if spec.sidecars:  # a private network shared with them only, instead of no network at all
+                self.network = start_sidecars(client, self.id, spec.sidecars, self._labels(spec))
             self.container = client.containers.run(image_id, **self._container_args(spec))
             self.container.reload()
             init_pid = int(self.container.attrs["State"]["Pid"])
@@ -65,17 +70,20 @@ class DockerSandbox(FolderFiles):
             raise
         self.enforced = {"memory": "docker (cgroup)", "pids": "docker (cgroup)", "cpus": "docker (cgroup)",
                          "disk": "ext4 loop quota" if self.folder.disk.quota != "none" else "RLIMIT_FSIZE only",
-                         "network": "network_mode none", "cpu_seconds": "RLIMIT_CPU",
+                         "network": "network_mode none" if self.network == "none" else
+                         f"internal network {self.network} (its sidecars only)", "cpu_seconds": "RLIMIT_CPU",
                          "syscalls": "seccomp profile (sandbox/seccomp.py)", "uid": f"own host uid {self.uid}"}
+
+    def _labels(self, spec: SandboxSpec) -> dict[str, str]:
+        return {f"{LABEL}.sandbox": self.id, **Owner.me(spec.run_id, spec.trial_id).labels(LABEL)}
 
     def _container_args(self, spec: SandboxSpec) -> dict:
         from docker.types import LogConfig, Mount, Ulimit
 
         lim, disk = spec.limits, self.folder.disk
-        owner = Owner.me(spec.run_id, spec.trial_id)
         return dict(
             command=["sleep", "infinity"], init=True, user="0:0", detach=True, name=self.id, hostname="sandbox",
-            network_mode="none", read_only=True, cap_drop=["ALL"],
+            network_mode=self.network, read_only=True, cap_drop=["ALL"],
             security_opt=["no-new-privileges", f"seccomp={docker_profile()}"],
             environment=self.env, working_dir="/workspace", log_config=LogConfig(type="none"),
             nano_cpus=int(lim.cpus * 1e9), mem_limit=lim.memory_mb * 1024 * 1024,
@@ -91,7 +99,7 @@ class DockerSandbox(FolderFiles):
                       for name in ("passwd", "group")),
                     *([Mount(spec.workdir, str(disk.workspace), type="bind")]
                       if spec.workdir and spec.workdir != "/workspace" else [])],
-            labels={f"{LABEL}.sandbox": self.id, **owner.labels(LABEL)},
+            labels=self._labels(spec),
         )
 
     def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
@@ -141,6 +149,8 @@ class DockerSandbox(FolderFiles):
     def destroy(self) -> None:
         """Remove the container (which kills everything in it), then the disk and folder."""
         _remove_container(self.api, self.id)
+        if self.spec.sidecars:
+            remove_sidecars(self.client, self.id)
         self.folder.destroy()
 
 
@@ -190,13 +200,21 @@ class DockerBackend:
             return self._images[image]
 
     def reap(self, keep_run_ids: set[str] | None = None) -> int:
-        """Remove containers and folders whose creator is dead; anything without our label is never touched."""
+        """Remove containers (sidecars too), networks and folders whose creator is dead; anything without our
+        label is never touched."""
+        import docker
+
         removed: set[str] = set()
         for container in self.client.containers.list(all=True, filters={"label": f"{LABEL}.sandbox"}):
             owner = Owner.from_labels(container.labels, LABEL)
             if owner is not None and owner.orphaned(keep_run_ids):
                 _remove_container(self.client.api, container.id)
                 removed.add(container.labels[f"{LABEL}.sandbox"])
+        for network in self.client.networks.list(filters={"label": f"{LABEL}.sandbox"}):
+            owner = Owner.from_labels(network.attrs.get("Labels") or {}, LABEL)
+            if owner is not None and owner.orphaned(keep_run_ids):  # its containers are gone by now
+                with contextlib.suppress(docker.errors.APIError):
+                    network.remove()
         for folder in orphaned_folders(PREFIX, keep_run_ids):
             folder.destroy()
             removed.add(folder.path.name)

@@ -70,7 +70,7 @@ def _load_case(folder: Path, suite_name: str) -> Case:
             fail_to_pass=tests.get("fail_to_pass", []), pass_to_pass=tests.get("pass_to_pass", []),
             limits=CaseLimits(**meta.get("limits", {})), content_hash=tree_hash(folder),
             image=meta.get("image"), hidden=hidden, checkpoints=checkpoints, invalid=meta.get("invalid"),
-            workdir=meta.get("sandbox", {}).get("workdir"),
+            workdir=meta.get("sandbox", {}).get("workdir"), sidecars=meta.get("sidecars", []),
             test_runner=tests.get("runner"), test_log_format=tests.get("log_format", "nightshift"),
         )
     except ValidationError as exc:

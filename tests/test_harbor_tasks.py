@@ -47,14 +47,13 @@ def imported(tmp_path_factory):
 
 def test_import_is_partial_and_every_refusal_names_file_field_and_fix(imported) -> None:
     result, cases = imported
-    assert sorted(result.imported) == sorted([*VALID, "needs-network"]) == sorted(cases)
+    assert sorted(result.imported) == sorted([*VALID, "needs-network", "with-sidecar"]) == sorted(cases)
     assert not (result.out / "old-case").exists()
     refused = result.refused
-    assert set(refused) == {"missing-base", "multi-step", "with-sidecar"}
+    assert set(refused) == {"missing-base", "multi-step"}
     assert "environment/Dockerfile: FROM golang:1.23-bookworm" in refused["missing-base"]
     assert "docker pull" in refused["missing-base"] and "--map-image" in refused["missing-base"]
     assert "multi-step" in refused["multi-step"] and "instruction.md" not in refused["multi-step"]
-    assert "docker-compose.yaml: field 'services'" in refused["with-sidecar"] and "['redis']" in refused["with-sidecar"]
     suite = tomllib.loads((result.out / "suite.toml").read_text())
     assert {r["task"] for r in suite["refused"]} == set(refused)
     assert suite["harbor"]["base_images"]["ubuntu:24.04"]["id"].startswith("sha256:")
@@ -80,16 +79,22 @@ def test_case_pins_the_built_image_and_keeps_the_tasks_own_settings(imported) ->
     assert tbench.limits.max_steps == 40 and sorted(p.name for p in tbench.workspace_dir.iterdir()) == ["access.log"]
     assert "/workspace/access.log" in tbench.instruction
     assert "pip install requests==2.32.3" in cases["needs-network"].invalid
+    (sidecar,) = cases["with-sidecar"].sidecars  # a compose service beside the task container, built too
+    assert sidecar.name == "config-server" and sidecar.image.startswith("sha256:")
+    assert sidecar.command[:3] == ["python3", "-m", "http.server"] and sidecar.env == {"PYTHONUNBUFFERED": "1"}
 
 
 @pytest.mark.parametrize("backend_name", BACKENDS)
 def test_every_task_validates_with_its_oracle_and_fails_untouched(imported, backend_name) -> None:
     _, cases = imported
     backend = make_backend(backend_name)
-    # docker: the two tasks whose verifiers need the baked toolchain (time budget); bubblewrap: all four
-    valid = VALID if backend_name == "bubblewrap" else ["seeded-inventory", "tb-log-report"]
-    result = validate_cases([cases[i] for i in [*valid, "needs-network"]], backend, repeats=1)
+    # docker: the tasks whose verifiers need the baked toolchain or a sidecar (time budget); bubblewrap: all
+    # single-container ones, and the sidecar task is refused with the reason
+    valid = VALID if backend_name == "bubblewrap" else ["seeded-inventory", "tb-log-report", "with-sidecar"]
+    result = validate_cases([cases[i] for i in [*valid, "needs-network", "with-sidecar"]], backend, repeats=1)
     checks = {c.case_id: c for c in result.checks}
+    if backend_name == "bubblewrap":
+        assert "only sandbox.backend docker starts them" in checks["with-sidecar"].problems[0]
     assert all(checks[i].ok for i in valid), {i: checks[i].problems for i in valid}
     assert all(checks[i].empty.f2p == (0, 1) for i in valid)
     network = checks["needs-network"]
@@ -117,6 +122,29 @@ def test_a_cases_image_is_what_its_sandbox_runs(imported, backend_name) -> None:
     assert "made-via-workdir" in probe.stdout and "inventory.db" in probe.stdout
 
 
+def test_sidecars_share_a_private_network_with_the_sandbox_and_nothing_else(imported) -> None:
+    import docker
+
+    _, cases = imported
+    backend = make_backend("docker")
+    case = cases["with-sidecar"]
+    sandbox = backend.create(case_sandbox_spec(case, "test", "sidecar-net", SandboxLimits()))
+    try:
+        probe = sandbox.exec(
+            "for i in 1 2 3 4 5 6 7 8 9 10; do python3 -c \"import urllib.request as u; "
+            "print(u.urlopen('http://config-server:8000/settings.json', timeout=3).read().decode())\" && break; "
+            "sleep 1; done; python3 -c \"import socket; socket.create_connection(('1.1.1.1', 80), timeout=3); "
+            "print('ESCAPED')\" "
+            "2>&1 | tail -1", timeout_s=60)
+    finally:
+        sandbox.destroy()
+    assert '"region": "eu-west"' in probe.stdout
+    assert "ESCAPED" not in probe.stdout and "Error" in probe.stdout  # no way out of the private network
+    client = docker.from_env()
+    assert not client.containers.list(all=True, filters={"label": f"org.nightshift.sandbox={sandbox.id}"})
+    assert not [n for n in client.networks.list(names=[f"{sandbox.id}-net"]) if n.name == f"{sandbox.id}-net"]
+
+
 FORGER = r"""
 for dir in /tmp/harbor-logs/verifier /logs/verifier /workspace /tmp /srv/app /app; do
     mkdir -p "$dir" 2>/dev/null
@@ -134,7 +162,7 @@ exit 0
 def test_an_agent_that_writes_every_reward_file_it_can_find_never_passes(imported, backend_name) -> None:
     _, cases = imported
     backend = make_backend(backend_name)
-    for case_id in VALID:
+    for case_id in VALID + (["with-sidecar"] if backend_name == "docker" else []):
         case = cases[case_id]
         sandbox = backend.create(case_sandbox_spec(case, "test", f"forge-{case_id}"[:40], SandboxLimits()))
         try:

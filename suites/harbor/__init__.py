@@ -20,8 +20,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nightshift.suites.harbor.compose import refuse_sidecars
-from nightshift.suites.harbor.environment import BuiltEnvironment, build_environment, extract_workdir
+from nightshift.suites.harbor.compose import sidecar_specs
+from nightshift.suites.harbor.environment import BuiltEnvironment, build_environment, extract_workdir, sidecar_image
 from nightshift.suites.harbor.paths import SOLUTION_IN_SANDBOX, TESTS_IN_SANDBOX, copy_mapped, map_paths
 from nightshift.suites.harbor.task import DEFAULT_MAX_STEPS, HarborTask, TaskRefused, is_task, read_task
 from nightshift.suites.harbor.verifier import Substitution, rewrite, scan, test_scripts, wrapper
@@ -75,7 +75,8 @@ def _write_tests(task: HarborTask, folder: Path, workdir: str, python: str | Non
     return done
 
 
-def _case_toml(task: HarborTask, built: BuiltEnvironment, subs: list[Substitution], invalid: str) -> str:
+def _case_toml(task: HarborTask, built: BuiltEnvironment, subs: list[Substitution], invalid: str,
+               sidecars: list[dict]) -> str:
     res = task.resources
     limits = [f"max_steps = {task.max_steps}", f"wall_clock_s = {task.agent_timeout_s}",
               f"test_timeout_s = {task.test_timeout_s}"]
@@ -93,6 +94,10 @@ def _case_toml(task: HarborTask, built: BuiltEnvironment, subs: list[Substitutio
               f"python = {_q(built.python or '')}", f"uv = {_q(built.uv_version or '')}",
               f"apt_packages = {_q(built.apt_packages)}", f"wheels = {_q(built.wheels)}", "", "[source.bases]",
               *[f"{_q(name)} = {_q(image)}" for name, image in sorted(built.bases.items())]]
+    for car in sidecars:
+        lines += ["", "[[sidecars]]", f"name = {_q(car['name'])}", f"image = {_q(car['image'])}"]
+        lines += [f"command = {_q(car['command'])}"] if car["command"] else []
+        lines += ["env = { " + ", ".join(f"{_q(k)} = {_q(v)}" for k, v in car["env"].items()) + " }"]
     for sub in subs:
         lines += ["", "[[source.substitutions]]", f"where = {_q(sub.where)}", f"was = {_q(sub.was)}",
                   f"now = {_q(sub.now)}"]
@@ -101,8 +106,10 @@ def _case_toml(task: HarborTask, built: BuiltEnvironment, subs: list[Substitutio
 
 def write_case(task: HarborTask, out: Path, base_images: dict[str, str]) -> Path:
     """Build the task's environment and write its case folder; TaskRefused when it cannot be a case."""
+    sidecars = []
     if task.compose is not None:
-        refuse_sidecars(task.compose)
+        sidecars = sidecar_specs(task.compose, lambda name, context, ref: sidecar_image(task, base_images, name,
+                                                                                         context, ref))
     scripts = test_scripts(task.folder, task.test_script)
     needs = scan({path.relative_to(task.folder).as_posix(): text for path, text in scripts.items()})
     invalid = ""
@@ -123,7 +130,7 @@ def write_case(task: HarborTask, out: Path, base_images: dict[str, str]) -> Path
         (staging / "solution").mkdir()
         (staging / "solution" / "solve.sh").write_text(_solve_script(task, built.workdir))
         (staging / "instruction.md").write_text(map_paths(task.instruction, built.workdir))
-        (staging / "case.toml").write_text(_case_toml(task, built, subs, invalid))
+        (staging / "case.toml").write_text(_case_toml(task, built, subs, invalid, sidecars))
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -1,13 +1,15 @@
 """A task's docker-compose file: which service is the task container, and which are sidecars.
 
 Harbor names the task container ``main``, terminal-bench ``client``; a file with one service uses
-that one. nightshift runs one container per trial with no network at all, so a task whose compose
-file defines other services (a database, a web server the tests talk to) is refused with their
-names rather than run without them.
+that one. The other services (a database, a web server the tests talk to) become sidecars: their
+images are built or resolved like the task's own, and the docker backend starts them beside the
+sandbox on a private network (sandbox/sidecars.py). What cannot work offline is refused by name.
 """
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -36,10 +38,38 @@ def sidecars(compose: Path) -> list[str]:
     return sorted(name for name in services if name != main)
 
 
-def refuse_sidecars(compose: Path) -> None:
-    others = sidecars(compose)
-    if others:
-        raise TaskRefused(f"{compose}: field 'services' defines sidecar containers {others} besides the task "
-                          f"container; nightshift runs one container per trial with no network, so this "
-                          f"multi-container task is refused. Fix: install what the tests need from "
-                          f"{', '.join(others)} into the task's Dockerfile, or keep the task out of the suite")
+def _env(value: object) -> dict[str, str]:
+    if isinstance(value, dict):
+        return {str(k): "" if v is None else str(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return dict(str(item).partition("=")[::2] for item in value)
+    return {}
+
+
+def sidecar_specs(compose: Path, build_image: Callable[[str, Path | None, str], str]) -> list[dict]:
+    """One [[sidecars]] entry per service besides the task container, its image built or resolved by
+    ``build_image(name, context, dockerfile)`` / found locally; refused when it cannot work offline."""
+    spec = yaml.safe_load(compose.read_text()) or {}
+    services = spec.get("services") or {}
+    found = []
+    for name in sidecars(compose):
+        service = services[name] or {}
+        where = f"{compose} services.{name}"
+        if any(isinstance(v, str) and ":" in v and v.split(":")[0].startswith((".", "/", "$"))
+               for v in service.get("volumes") or []):
+            raise TaskRefused(f"{where} field 'volumes': host folders cannot be mounted into a sidecar; copy the "
+                              f"files into its image (a build: context with a Dockerfile)")
+        build = service.get("build")
+        if build is not None:
+            context = compose.parent / (build if isinstance(build, str) else build.get("context", "."))
+            dockerfile = context / ("Dockerfile" if isinstance(build, str) else build.get("dockerfile", "Dockerfile"))
+            image = build_image(name, context, str(dockerfile))
+        elif service.get("image"):
+            image = build_image(name, None, str(service["image"]))
+        else:
+            raise TaskRefused(f"{where}: neither 'image' nor 'build'; say what the service runs")
+        command = service.get("command")
+        if isinstance(command, str):
+            command = shlex.split(command)
+        found.append({"name": name, "image": image, "command": command, "env": _env(service.get("environment"))})
+    return found

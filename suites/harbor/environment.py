@@ -220,3 +220,22 @@ def _safe_member(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
         return tarfile.data_filter(member, dest)
     except tarfile.FilterError:
         return None
+
+
+def sidecar_image(task: HarborTask, base_images: dict[str, str], name: str, context: Path | None, ref: str) -> str:
+    """The image id of one compose service: ``ref`` is its Dockerfile (built like the task's, FROM mapped)
+    or, without a build ``context``, an image that must be on the engine (or mapped)."""
+    client = docker_client()
+    where = f"{task.compose} services.{name}"
+    if context is None:
+        found = _local_id(client, base_images.get(ref, ref))
+        if found is None:
+            raise TaskRefused(f"{where} field 'image' = {ref!r}: not on this docker engine, and nightshift never "
+                              f"pulls. Fix: {PROVIDE.format(name=ref)}")
+        return found
+    dockerfile = Path(ref)
+    if not dockerfile.is_file():
+        raise TaskRefused(f"{where} field 'build': {dockerfile} does not exist; fix the build context or dockerfile")
+    text, _ = resolve_bases(client, dockerfile, base_images)
+    key = hashlib.sha256((text + tree_hash(context)).encode()).hexdigest()[:16]
+    return _build(client, context, text, f"nightshift-harbor/{task.id}-{name}:{key}", task.build_timeout_s, where)
