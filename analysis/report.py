@@ -38,6 +38,8 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
     comps = [asdict(c) for c in analysis.comparisons]
     headline = [asdict(c) for c in analysis.comparisons if c.scope == "all"]
     out: list[Block] = [("h1", title)]
+    for line in analysis.info.get("untrusted", []):  # infra errors over the experiment's threshold
+        out.append(("p", line))
     verdicts = [c["line"] for c in headline if c["metric"] == "pass_rate"]
     progress = [c["line"] for c in headline if c["metric"] == "progress"]
     out += [("h2", "Verdicts (pass rate)"), ("pre", verdicts or ["one arm only: nothing to compare"])]

@@ -9,6 +9,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from nightshift.contracts import SandboxLimits
+from nightshift.flows.infra_alerts import AlertSettings
 
 
 class ExperimentError(ValueError):
@@ -214,6 +215,8 @@ class Experiment(_Strict):
     gpu: GpuSettings = GpuSettings()
     shards: ShardSettings | None = Field(None, description="Spread the trials over child flow runs on a work "
                                          "pool (several machines); unset: every trial runs in this process.")
+    alerts: AlertSettings | None = Field(None, description="Infra failure spike alerts and the share of infra "
+                                         "errors that makes a night untrustworthy (flows/infra_alerts.py).")
 
     @model_validator(mode="after")
     def _unique(self) -> Experiment:

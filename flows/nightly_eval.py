@@ -13,6 +13,7 @@ from nightshift.experiment.config import Experiment, load_experiment
 from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows.endpoint import model_endpoint
+from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.shards import run_shards
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import run_all
@@ -67,8 +68,11 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             run_shards(night, exp, path, run_dir, endpoint)
         else:
             ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, variant_backends)
+            alarm = InfraAlarm(exp.alerts, manifest.run_id, logger) if exp.alerts else None
             run_all(night.specs, ctx, exp.concurrency, exp.trial_cache(), exp.infra_retries,
-                    loads=night.loads if night.history else None, capacity=night.capacity)
+                    loads=night.loads if night.history else None, capacity=night.capacity, alarm=alarm)
+            if alarm:
+                alarm.verdict(run_dir)
         served = endpoint.simulator_requests()
     rows = read_results(run_dir, [s.trial_id for s in specs])
     parquet = write_parquet(rows, run_dir / "results.parquet")

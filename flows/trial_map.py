@@ -15,6 +15,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
 from nightshift.experiment.trials import TrialSpec
+from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.models import TrialResult
 from nightshift.planner import Capacity, NightClock, TrialLoad
 from nightshift.tasks.results import result_path, write_result
@@ -23,12 +24,13 @@ from nightshift.tasks.run_trial import TrialContext, run_trial
 
 def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path | str, retries: int,
             loads: list[TrialLoad] | None = None, capacity: Capacity | None = None,
-            trial_task: Task = run_trial) -> NightClock:
+            trial_task: Task = run_trial, alarm: InfraAlarm | None = None) -> NightClock:
     """Map run_trial over every trial in order, at most ``concurrency`` at once, publishing progress and the
     planner's ETA (``loads``: each trial's prediction; none: learned from the first trials) as they end.
 
     Finished trials are cached in ``cache_dir`` (a folder or a storage block slug) by trial id, so any later
     run with the same trial skips it.
+    ``alarm`` sees every finished trial and raises infra failure spike alerts (flows/infra_alerts.py).
     Returns the night's clock (its ``estimates`` are every ETA given).
     """
     logger = get_run_logger()
@@ -50,8 +52,18 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
                 write_result(ctx.run_dir, TrialResult.model_validate({**row, "run_id": ctx.run_dir.name}))
             clock.finished(position[future.task_run_id], recorded_s=row.get("duration_s") if isinstance(row, dict)
                            else None)
-            if done % step == 0 or done == len(specs):
-                line = clock.line()
+            spike = alarm.observe(*_outcome(ctx.run_dir, specs[position[future.task_run_id]])) if alarm else None
+            if spike or done % step == 0 or done == len(specs):
+                line = clock.line() + (f" — {spike}" if spike else "")
                 update_progress_artifact(progress, progress=100.0 * done / len(specs), description=line)
                 logger.info(line)
     return clock
+
+
+def _outcome(run_dir: Path, spec: TrialSpec) -> tuple[str, str]:
+    """(status, infra kind) from the trial's row; a trial without a row counts as an infra error."""
+    try:
+        row = TrialResult.model_validate_json(result_path(run_dir, spec.trial_id).read_text())
+    except (OSError, ValueError):
+        return "infra_error", "unclassified"
+    return row.status.value, row.infra_kind

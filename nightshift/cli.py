@@ -61,6 +61,8 @@ def _compare(args: argparse.Namespace) -> int:
         console.print(str(exc), style="red", markup=False, highlight=False)
         return 2
     result.info["notes"] += pin_notes
+    for line in result.info.get("untrusted", []):  # said first: the numbers below may not mean what they seem
+        console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
     print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console)
     for line in noise_lines(result) + power_lines(result) + [f"note: {n}" for n in result.info["notes"]]:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
