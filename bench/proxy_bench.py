@@ -3,11 +3,12 @@
     sudo .venv/bin/python -m bench.proxy_bench                      # bubblewrap (host root), 200 calls
     sudo .venv/bin/python -m bench.proxy_bench --calls 400 --images # also build + reuse a derived image
 
-Overhead, measured side by side in one run against one simulator (latency 0): the same request body is
-sent N times (a) from the host through the trial's GatewaySession (what a Python harness does), and
-(b) from an agent inside a sandbox through the relay, the unix socket and the ModelProxy to that same
-session. Added per call = p50(b) - p50(a) (and p90), so the gateway and the simulator cancel out and what
-remains is the loopback relay, the socket hop, the proxy's checks and its trajectory line.
+Overhead, measured side by side against one simulator (latency 0): the same request body is sent
+(a) from the host through a GatewaySession (what a Python harness does), in a loop that runs during
+(b): N calls from an agent inside a sandbox through the relay, the unix socket and the ModelProxy to
+the gateway, so both meet the same machine load at the same time. Added per call = p50(b) - p50(a)
+(and p90): the gateway and the simulator cancel out, and what remains is the loopback relay, the
+socket hop, the proxy's checks and its trajectory line.
 Images: a derived image with a one-line install on each backend, built then reused (cache hit).
 """
 
@@ -17,6 +18,7 @@ import argparse
 import json
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -56,11 +58,15 @@ def overhead(backend_name: str, image: str, calls: int) -> dict:
                                            tokens_per_minute=1_000_000_000), []) as url:
         gateway = ModelGateway.from_settings(url, "sk-bench", ModelEndpoint())
         session = gateway.session()
-        direct = []
-        for _ in range(calls):
-            started = time.perf_counter()
-            session.complete(dict(BODY))
-            direct.append(time.perf_counter() - started)
+        direct: list[float] = []
+        running = threading.Event()
+
+        def direct_calls() -> None:  # at the same time as the proxied ones, so both meet the same load
+            while running.is_set():
+                started = time.perf_counter()
+                session.complete(dict(BODY))
+                direct.append(time.perf_counter() - started)
+                time.sleep(0.002)
         backend = backend_for(backend_name, image)
         sandbox = backend.create(SandboxSpec(run_id="bench", trial_id="proxybench", limits=SandboxLimits()))
         spec = HarnessSpec(kind="command", run=f"python3 -c \"$AGENT_SRC\" {calls}", env={"AGENT_SRC": AGENT},
@@ -68,16 +74,21 @@ def overhead(backend_name: str, image: str, calls: int) -> dict:
         case = Case(id="bench", suite="bench", domain="bench", instruction="bench", root=Path("/nonexistent"),
                     fail_to_pass=[], content_hash="x")
         trajectory = Path(tempfile.mkdtemp()) / "t.jsonl"
+        running.set()
+        side = threading.Thread(target=direct_calls)
+        side.start()
         try:
             CommandHarness(resolve_harness(spec), "sim-strong").run(
                 case, sandbox, gateway.session(), 0, trajectory, TrialLimits(calls + 1, 600))
         finally:
+            running.clear()
+            side.join()
             sandbox.destroy()
         end = [json.loads(line) for line in trajectory.read_text().splitlines()][-1]
         proxied = json.loads(end["stdout"].split("TIMES", 1)[1])
     skip = max(1, calls // 20)  # the first calls open connections and warm caches on both paths
     direct, proxied = direct[skip:], proxied[skip:]
-    return {"backend": backend_name, "calls": len(direct),
+    return {"backend": backend_name, "calls": len(proxied),
             "direct_p50_ms": statistics.median(direct) * 1e3, "proxied_p50_ms": statistics.median(proxied) * 1e3,
             "added_p50_ms": (statistics.median(proxied) - statistics.median(direct)) * 1e3,
             "added_p90_ms": (pct(proxied, 90) - pct(direct, 90)) * 1e3}
