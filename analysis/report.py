@@ -29,7 +29,9 @@ from nightshift.analysis.tables import (
 )
 from nightshift.atomic_files import atomic_write_bytes, atomic_write_text
 
-Block = tuple  # ("h2", text) | ("p", text) | ("pre", lines) | ("table", headers, rows) | ("img", name, title, png)
+# ("h2", text) | ("p", text) | ("pre", lines) | ("table", headers, rows[, links]) | ("img", name, title, png);
+# a table's optional links are one URL per row, put on its first cell
+Block = tuple
 
 
 def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
@@ -37,6 +39,8 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
     comps = [asdict(c) for c in analysis.comparisons]
     headline = [asdict(c) for c in analysis.comparisons if c.scope == "all"]
     out: list[Block] = [("h1", title)]
+    for line in analysis.info.get("untrusted", []):  # infra errors over the experiment's threshold
+        out.append(("p", line))
     verdicts = [c["line"] for c in headline if c["metric"] == "pass_rate"]
     progress = [c["line"] for c in headline if c["metric"] == "progress"]
     out += [("h2", "Verdicts (pass rate)"), ("pre", verdicts or ["one arm only: nothing to compare"])]
@@ -66,6 +70,9 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
             ("pre", power_lines(analysis) or ["one arm only: nothing to compare"])]
     if not detail:
         return out
+    from nightshift.analysis.case_links import case_blocks
+
+    out += case_blocks(analysis)
     for key, rows in (("domain", analysis.by_domain), ("split", analysis.by_split)):
         table_rows = [[f"{r['arm']} · {r[key]}", *score_rows([r])[0][1:]] for r in rows]
         out += [("h2", f"By {key}"), ("table", *drop_empty((f"arm · {key}", *SCORE_HEADERS[1:]), table_rows))]
@@ -103,7 +110,8 @@ def to_markdown(items: list[Block], image_dir: str | None = None) -> str:
         elif b[0] == "pre":
             parts.append("".join(f"    {line}\n" for line in b[1]))
         elif b[0] == "table":
-            parts.append(markdown_table(b[1], b[2]))
+            rows = b[2] if len(b) < 4 else [[f"[{r[0]}]({url})", *r[1:]] for r, url in zip(b[2], b[3], strict=True)]
+            parts.append(markdown_table(b[1], rows))
         elif b[0] == "img" and image_dir is not None:
             parts.append(f"![{b[2]}]({image_dir}/{b[1]}.png)\n")
     return "\n".join(parts)
@@ -132,13 +140,20 @@ def to_html(items: list[Block]) -> str:
             left = [not all(NUMERIC.match(row[i]) for row in b[2]) for i in range(len(b[1]))]
             cls = ["class='l'" if x else "" for x in left]
             head = "".join(f"<th {c}>{e(h.strip())}</th>" for c, h in zip(cls, b[1], strict=True))
-            body = "".join("<tr>" + "".join(f"<td {c}>{e(v)}</td>" for c, v in zip(cls, row, strict=True)) + "</tr>"
-                           for row in b[2])
+            links = b[3] if len(b) > 3 else [None] * len(b[2])
+            body = "".join("<tr>" + "".join(f"<td {c}>{_cell(v, url if i == 0 else None)}</td>"
+                                            for i, (c, v) in enumerate(zip(cls, row, strict=True))) + "</tr>"
+                           for row, url in zip(b[2], links, strict=True))
             parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
         elif b[0] == "img":
             data = base64.b64encode(b[3]).decode()
             parts.append(f"<figure><img alt='{e(b[2])}' src='data:image/png;base64,{data}'></figure>")
     return "\n".join(parts) + "</body></html>\n"
+
+
+def _cell(value: str, url: str | None) -> str:
+    text = html.escape(value)
+    return f"<a href='{html.escape(url, quote=True)}'>{text}</a>" if url else text
 
 
 def write_report(analysis: Analysis, out_dir: Path, title: str) -> tuple[Path, Path]:

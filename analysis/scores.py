@@ -26,7 +26,7 @@ METRICS: dict[str, tuple[str, bool]] = {
     "cost": ("cost", False),
     "duration_s": ("duration_s", False),
 }
-STATUSES = ("resolved", "failed", "timeout", "step_limit", "agent_error", "infra_error")
+STATUSES = ("resolved", "failed", "timeout", "step_limit", "token_limit", "cost_limit", "agent_error", "infra_error")
 
 
 def case_table(con: duckdb.DuckDBPyConnection) -> None:

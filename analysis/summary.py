@@ -66,6 +66,10 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
 
     files = parquet_paths([*([vs] if vs is not None else []), *runs])
     con, info = connect(files)
+    from nightshift.flows.infra_alerts import trust_notes  # the night's infra share against its threshold
+
+    info["untrusted"] = trust_notes(info["files"])
+    info["notes"] += info["untrusted"]
     case_table(con)
     rows = con.execute("SELECT arm, any_value(run_id), any_value(variant) FROM trials GROUP BY arm").fetchall()
     run_of, variant_of = {a: r for a, r, _ in rows}, {a: v for a, _, v in rows}

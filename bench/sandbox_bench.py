@@ -2,6 +2,12 @@
 
     sudo .venv/bin/python bench/sandbox_bench.py                       # both backends, print markdown
     sudo .venv/bin/python bench/sandbox_bench.py --backends docker --alive 40 --rounds 10
+    sudo .venv/bin/python bench/sandbox_bench.py --compare bb773f7     # this checkout vs that commit
+
+``--compare REV`` measures create → exec → destroy of this checkout's sandboxes against those of
+commit REV side by side: REV's tree is exported (git archive) and mapped into a ``nightshift``
+package of its own, each version runs in its own worker process, and the rounds alternate between
+the two, so both see the same host load. (bench/sandbox_compare.py does the work.)
 
 "Alive" means created and holding a running command (``sleep``), as during a trial's agent phase;
 memory is the host's MemTotal - MemAvailable before and while all are alive, divided by the count,
@@ -114,11 +120,16 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=30, help="create→exec→destroy cycles per backend")
     parser.add_argument("--alive", type=int, default=160, help="sandboxes alive at once")
     parser.add_argument("--workers", type=int, default=16, help="threads creating sandboxes in parallel")
+    parser.add_argument("--compare", metavar="REV", help="compare lifecycle cost with git commit REV, side by side")
     args = parser.parse_args()
+    if args.compare:
+        from sandbox_compare import compare
+
+        return compare(args.compare, args.backends.split(","), args.rounds)
     own_root = None
     if "NIGHTSHIFT_SANDBOX_ROOT" not in os.environ:
         own_root = Path(tempfile.mkdtemp(prefix="nightshift-sandbox-bench-"))
-        own_root.chmod(0o755)  # the bubblewrap jail (uid 65534) must reach the sandbox folders
+        own_root.chmod(0o755)  # the bubblewrap jail (an unprivileged uid) must reach the sandbox folders
         os.environ["NIGHTSHIFT_SANDBOX_ROOT"] = str(own_root)
     load = Path("/proc/loadavg").read_text().split()[0]
     print(f"host: {os.cpu_count()} cores, load {load}, {used_mib():.0f} MiB in use; limits {LIMITS.model_dump()}\n")

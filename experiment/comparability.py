@@ -15,7 +15,7 @@ from pathlib import Path
 from nightshift.experiment.manifest import RunManifest
 
 GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", "cases", "seeds", "grader_version")
-NOTED = ("code_version", "packages", "python", "hidden_seed", "suite_validation")
+NOTED = ("harnesses", "code_version", "packages", "python", "hidden_seed", "suite_validation")
 
 
 class NotComparable(ValueError):
@@ -57,11 +57,28 @@ def _model_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
             for name in sorted(set(versions_a) & set(versions_b)) if versions_a[name] != versions_b[name]]
 
 
+def _harness_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
+    """Per variant name and pin (kind, entrypoint, version, settings, install, image...): what changed."""
+    found = []
+    for variant in sorted(set(a.harnesses) | set(b.harnesses)):
+        ha, hb = a.harnesses.get(variant), b.harnesses.get(variant)
+        if ha is None or hb is None:
+            found.append(PinDifference(f"harnesses[{variant}]", _short(ha or "-"), _short(hb or "-")))
+            continue
+        for key in sorted(set(ha) | set(hb)):
+            if ha.get(key) != hb.get(key):
+                found.append(PinDifference(f"harnesses[{variant}].{key}", _short(ha.get(key, "-")),
+                                           _short(hb.get(key, "-"))))
+    return found
+
+
 def differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
     """Every pin that differs between two runs, guarded ones first."""
     found = _model_differences(a, b)
     for name in GUARDED[1:] + NOTED:
-        if name == "cases":
+        if name == "harnesses":
+            found += _harness_differences(a, b)
+        elif name == "cases":
             diff = _case_difference(a.cases, b.cases)
             found += [diff] if diff else []
         elif getattr(a, name) != getattr(b, name):

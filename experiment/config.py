@@ -9,6 +9,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from nightshift.contracts import SandboxLimits
+from nightshift.flows.infra_alerts import AlertSettings
 
 
 class ExperimentError(ValueError):
@@ -40,12 +41,60 @@ class HarnessSettings(_Strict):
         return tools
 
 
+HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "max_steps"}
+
+
+class HarnessSpec(_Strict):
+    """The agent under evaluation (docs/HARNESSES.md): nightshift's reference loop, a Python harness, or a
+    command run inside the sandbox that reaches the model only through the per-trial proxy."""
+
+    kind: Literal["reference", "python", "command"] = Field(
+        "reference", description="'reference': nightshift's tool loop; 'python': a harness class named by "
+        "entrypoint; 'command': an agent CLI run in the sandbox (install + run).")
+    entrypoint: str | None = Field(None, description="python: a name in the nightshift.harnesses entry-point "
+                                   "group, or 'module:Class' importable from the project folder.")
+    settings: dict = Field({}, description="The harness's own settings, validated by its pydantic Settings model.")
+    install: list[str] = Field([], description="command: shell commands run once, as root with network, into a "
+                               "derived sandbox image cached by content (e.g. pip install agent==1.2.3).")
+    run: str | None = Field(None, description="command: the agent's non-interactive invocation; {model}, "
+                            "{instruction_file}, {base_url} and {workspace} are filled in.")
+    env: dict[str, str] = Field({}, description="command: extra environment for the run (never a real key).")
+    max_steps: int | None = Field(None, ge=1, description="Model calls per trial, enforced by nightshift; unset: "
+                                  "settings.max_steps (reference) or the case's limit.")
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> HarnessSpec:
+        if self.kind == "python" and not self.entrypoint:
+            raise ValueError("kind 'python' needs entrypoint: 'module:Class' or a registered harness name")
+        if self.kind == "command" and not self.run:
+            raise ValueError("kind 'command' needs run: the agent's non-interactive command line")
+        if self.kind != "command" and (self.install or self.run or self.env):
+            raise ValueError(f"install/run/env belong to kind 'command', not {self.kind!r}; remove them")
+        return self
+
+
 class Variant(_Strict):
-    """What is being compared: a model plus harness settings."""
+    """What is being compared: a model plus the harness that drives it."""
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$", description="Short label used in results and reports.")
     model: str = Field(description="Model name as the endpoint knows it (e.g. sim-strong).")
-    harness: HarnessSettings = HarnessSettings()
+    harness: HarnessSpec = HarnessSpec()
+    max_tokens: int | None = Field(None, ge=1, description="Tokens (input + output) one trial may use in total; "
+                                   "past it the trial ends token_limit. Unset: no limit.")
+    max_cost_usd: float | None = Field(None, gt=0, description="Dollars one trial may spend (model.prices); past "
+                                       "it the trial ends cost_limit. Unset: no limit.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_reference_settings(cls, data: object) -> object:
+        """`harness: {max_steps: 30}` (the reference loop's settings, as before harness kinds) still works."""
+        if isinstance(data, dict):
+            harness = data.get("harness")
+            if isinstance(harness, HarnessSettings):
+                data = {**data, "harness": {"kind": "reference", "settings": harness.model_dump()}}
+            elif isinstance(harness, dict) and harness and not set(harness) & HARNESS_SPEC_KEYS - {"max_steps"}:
+                data = {**data, "harness": {"kind": "reference", "settings": harness}}
+        return data
 
 
 class SimulatorSettings(_Strict):
@@ -68,7 +117,12 @@ class ModelEndpoint(_Strict):
     """Where model calls go: any OpenAI-compatible endpoint, or the embedded simulator."""
 
     base_url: str | None = Field(None, description="OpenAI-compatible base URL; unset starts the simulator.")
-    api_key_env: str = Field("NIGHTSHIFT_API_KEY", description="Environment variable holding the API key.")
+    api_key_env: str = Field("NIGHTSHIFT_API_KEY", description="Environment variable holding the API key "
+                             "(read by every process that calls the model: the flow and each worker).")
+    api_key_secret: str | None = Field(None, description="Name of a Prefect Secret block holding the API key, "
+                                       "read when the api_key_env variable is not set (for workers that do not "
+                                       "have the key in their environment). The key itself is never a flow "
+                                       "parameter, a result, an artifact or a log line.")
     max_retries: int = Field(6, ge=0, description="Retries per call on 429/5xx/timeouts before infra_error.")
     timeout_s: float = Field(120, gt=0, description="Seconds to wait for one response.")
     requests_per_minute: int | None = Field(None, ge=1, description="Requests/min quota of the API key; unset: "
@@ -161,6 +215,8 @@ class Experiment(_Strict):
     gpu: GpuSettings = GpuSettings()
     shards: ShardSettings | None = Field(None, description="Spread the trials over child flow runs on a work "
                                          "pool (several machines); unset: every trial runs in this process.")
+    alerts: AlertSettings | None = Field(None, description="Infra failure spike alerts and the share of infra "
+                                         "errors that makes a night untrustworthy (flows/infra_alerts.py).")
 
     @model_validator(mode="after")
     def _unique(self) -> Experiment:
@@ -198,6 +254,7 @@ def load_experiment(path: Path) -> Experiment:
             field = ".".join(str(p) for p in err["loc"]) or "(top level)"
             lines.append(f"  field '{field}': {err['msg']}" + _hint(err))
         raise ExperimentError("\n".join(lines)) from None
+    _check_harnesses(path, exp)
     # every relative path in the file is read relative to the file itself, wherever it is run from
     exp.output_dir = (path.parent.resolve() / exp.output_dir).resolve()
     from nightshift.suites import SuiteError
@@ -207,6 +264,18 @@ def load_experiment(path: Path) -> Experiment:
     except SuiteError as exc:
         raise ExperimentError(f"{path}: field 'suites': {exc}") from None
     return exp
+
+
+def _check_harnesses(path: Path, exp: Experiment) -> None:
+    """Every variant's harness resolves and its settings validate, before any trial starts."""
+    from nightshift.harnesses.resolve import HarnessError, resolve_harness
+
+    for index, variant in enumerate(exp.variants):
+        try:
+            resolve_harness(variant.harness)
+        except HarnessError as exc:
+            raise ExperimentError(f"{path}: variant {variant.name!r}: field 'variants.{index}.harness.{exc.field}': "
+                                  f"{exc}") from None
 
 
 def _hint(err: dict) -> str:

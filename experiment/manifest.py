@@ -38,6 +38,8 @@ class RunManifest(BaseModel):
     experiment: str
     variants: dict[str, dict] = Field(description="Full variant settings by name.")
     models: dict[str, ModelPin] = Field(description="Resolved model version by variant name.")
+    harnesses: dict[str, dict] = Field({}, description="Harness identity by variant name: kind, entrypoint, "
+                                       "settings, version or content hash; install, run and derived image id.")
     endpoint: str
     sandbox_backend: str
     sandbox_image: str
@@ -45,6 +47,8 @@ class RunManifest(BaseModel):
     sandbox_limits: dict
     suite_hash: str
     cases: dict[str, str] = Field(description="case id -> content hash.")
+    case_images: dict[str, str] = Field({}, description="case id -> the image its sandboxes run, for cases with "
+                                        "their own (a Harbor task's built image id); the others run sandbox_image.")
     seeds: list[int]
     hidden_seed: int = Field(0, description="The night's hidden-test seed; each case's seed derives from it.")
     suite_validation: dict[str, str] = Field({}, description="Suite name -> 'validated', or why it ran "
@@ -69,7 +73,8 @@ class RunManifest(BaseModel):
     def trial_pins(self, variant: str) -> dict:
         """The pins one trial depends on: not the case list or seed list, so adding cases or seeds
         leaves the ids (and cached results) of existing trials unchanged."""
-        return {"model": self.models[variant].model_dump(), "sandbox": self.sandbox_identity,
+        return {"model": self.models[variant].model_dump(), "harness": self.harnesses.get(variant, {}),
+                "sandbox": self.sandbox_identity,
                 "limits": self.sandbox_limits, "grader": self.grader_version, "code": self.code_version,
                 "packages": self.packages, "hidden_seed": self.hidden_seed}
 
@@ -126,16 +131,18 @@ def package_versions() -> dict[str, str]:
 
 
 def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPin], endpoint: str,
-                   sandbox_identity: str, grader_version: str, suite_validation: dict[str, str] | None = None
-                   ) -> RunManifest:
+                   sandbox_identity: str, grader_version: str, suite_validation: dict[str, str] | None = None,
+                   harnesses: dict[str, dict] | None = None) -> RunManifest:
     from nightshift.graders.hidden_seed import night_seed
 
     return RunManifest(
         experiment=exp.name, variants={v.name: v.model_dump() for v in exp.variants}, models=models,
+        harnesses=harnesses or {},
         endpoint=endpoint, sandbox_backend=exp.sandbox.backend, sandbox_image=exp.sandbox.image,
         sandbox_identity=sandbox_identity, sandbox_limits=exp.sandbox.limits.model_dump(),
         suite_hash=suite_hash(cases), cases={c.id: c.content_hash for c in cases}, seeds=exp.seeds,
         hidden_seed=night_seed(exp.name, exp.hidden_seed), suite_validation=suite_validation or {},
+        case_images={c.id: c.image for c in cases if c.image},
         grader_version=grader_version, code_version=code_version(), python=platform.python_version(),
         packages=package_versions(), created_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )

@@ -14,6 +14,7 @@ from nightshift.experiment.config import Experiment, load_experiment
 from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows.endpoint import model_endpoint
+from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.night_rows import assemble_rows, prepare_rows
 from nightshift.flows.publishing import EXIT_DEADLINE_S, Publisher, arm_exit_deadline
 from nightshift.flows.shards import run_shards
@@ -22,6 +23,7 @@ from nightshift.flows.trial_context import load_run_cases, open_backend, open_ga
 from nightshift.flows.trial_map import run_all
 from nightshift.gateway import ModelGateway
 from nightshift.graders import GRADER_VERSION
+from nightshift.harnesses.pins import pin_harnesses
 from nightshift.models import Case
 from nightshift.planner.night import plan_night
 from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full
@@ -31,9 +33,10 @@ DEFAULT_EXPERIMENT = "experiments/default.yaml"  # relative to the project folde
 
 
 def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url: str, sandbox_identity: str,
-            suite_validation: dict[str, str] | None = None) -> RunManifest:
+            suite_validation: dict[str, str] | None = None, harnesses: dict[str, dict] | None = None) -> RunManifest:
     models = {v.name: ModelPin(model=v.model, version=gateway.resolve_model_version(v.model)) for v in exp.variants}
-    return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation)
+    return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation,
+                          harnesses)
 
 
 def check_suites_validated(exp: Experiment, experiment_file: Path, cases: list[Case]) -> dict[str, str]:
@@ -54,10 +57,11 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     cases = load_run_cases(exp, path)
     validation = check_suites_validated(exp, path, cases)  # before anything starts
     backend = open_backend(exp)
+    harnesses, variant_backends = pin_harnesses(exp, backend)  # builds a command harness's image once
     with model_endpoint(exp, exp.suite_paths(path.parent), exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
-                           backend.identity(), validation)
+                           backend.identity(), validation, harnesses)
         run_dir = exp.output_dir / manifest.run_id
         with hold_run(run_dir, publisher):  # one writer per run: a second copy of this night is refused
             manifest.write(run_dir / "manifest.json")
@@ -69,16 +73,19 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             history = [Path(s).parent for s in night.history.sources] if night.history else []
             on_disk = prepare_rows(run_dir, specs, exp.trial_cache(), history)
             pinned = endpoint.simulator_requests()
-            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed)
+            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, variant_backends)
+            alarm = InfraAlarm(exp.alerts, manifest.run_id, logger) if exp.alerts else None
 
             def answer(trials: list, finished: dict | None = None, loads: list | None = None) -> None:
                 run_all(trials, ctx, exp.concurrency, exp.trial_cache(), exp.infra_retries, loads=loads,
-                        capacity=night.capacity, finished=finished, publisher=publisher)
+                        capacity=night.capacity, alarm=alarm, finished=finished, publisher=publisher)
 
             if exp.shards:
                 run_shards(night, exp, path, run_dir, endpoint)
             else:
                 answer(night.specs, on_disk.finished(), night.loads if night.history else None)
+                if alarm:
+                    alarm.verdict(run_dir)
             rows = assemble_rows(run_dir, specs, answer)
             served = endpoint.simulator_requests()
             try:
@@ -92,6 +99,9 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
                             ("nightly-eval-report-file", run_dir / "report.md", "the run's report")):
         publisher.call("link artifact", create_link_artifact, key=key, link=file.as_uri(), link_text=str(file),
                        description=what)
+    publisher.call("viewer link artifact", create_link_artifact, key="nightly-eval-viewer",
+                   link=summary["viewer_url"], link_text="trajectory viewer",
+                   description=f"every trial of the run; start the viewer with `{summary['view_command']}`")
     summary["model_calls_this_invocation"] = served - pinned if endpoint.simulated else "n/a (real endpoint)"
     logger.info("model calls by trials this invocation: %s", summary["model_calls_this_invocation"])
     if publisher.unreachable and arm_exit_deadline():
@@ -106,20 +116,25 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publishe
     (best-effort: the files never depend on the API)."""
     from nightshift.analysis.paired import as_dicts
     from nightshift.analysis.report import blocks, to_markdown, write_report
+    from nightshift.analysis.tables import SCORE_HEADERS, drop_empty, score_rows
+    from nightshift.viewer.links import run_url, view_command
 
     result = analyse([parquet], baseline=baseline)
     title = f"nightly-eval {run_dir.name}"
     md, page = write_report(result, run_dir, title)
-    short = to_markdown(blocks(result, title, detail=False)) + f"\nFull report: `{page}`\n"
+    short = (to_markdown(blocks(result, title, detail=False)) + f"\nFull report: `{page}`\n\nEvery trial: "
+             f"[trajectory viewer]({run_url(run_dir.name)}) (start it with `{view_command(run_dir)}`)\n")
+    headers, rows = drop_empty(SCORE_HEADERS, score_rows(result.scores))  # formatted as in the report
     differences = as_dicts([c for c in result.comparisons if c.scope == "all"])
     summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": result.scores,
                "differences": differences, "verdicts": [c.line for c in result.headline()],
                "infra": result.info.get("infra", []),
-               "report_md": str(md), "report_html": str(page)}
+               "report_md": str(md), "report_html": str(page), "viewer_url": run_url(run_dir.name),
+               "view_command": view_command(run_dir)}
     atomic_write_text(run_dir / "summary.json", json.dumps(summary, indent=2, default=str))
     publisher = publisher or Publisher()
-    publisher.call("summary artifact", create_table_artifact, key="nightly-eval-summary", table=result.scores,
-                   description=f"scores of {run_dir.name}")
+    publisher.call("summary artifact", create_table_artifact, key="nightly-eval-summary",
+                   table=[dict(zip(headers, r, strict=True)) for r in rows], description=f"scores of {run_dir.name}")
     publisher.call("report artifact", create_markdown_artifact, key="nightly-eval-report", markdown=short,
                    description=f"report of {run_dir.name}")
     return summary

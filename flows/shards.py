@@ -15,7 +15,9 @@ exactly the parent's trial ids), refuses a worker whose sandbox identity differs
 runs its trials with ``run_all`` in its own process, with its slice of the concurrency and quota.
 
 Every worker must see the run folder and the trial cache at the same path (one machine, or a shared
-filesystem) and hold the API key in its environment; see docs/SCALING.md.
+filesystem) and read the API key itself, from its environment or the Prefect Secret block the
+experiment names (flows/endpoint.py): the key is never a parameter of a child flow run, so it is never
+stored in, or returned by, the Prefect server; see docs/SCALING.md.
 """
 
 from __future__ import annotations
@@ -104,9 +106,9 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
         parameters = {"experiment_file": str(experiment_file), "run_dir": str(run_dir), "trial_ids": o.trial_ids,
                       "predicted_s": [round(plan.loads[i].duration_s, 2) for i in groups[o.shard]] if prior else None,
                       "concurrency": concurrency, "share": share,
-                      # a simulator started by the parent is reachable from this host only (docs/SCALING.md)
-                      "endpoint_url": endpoint.base_url if endpoint.simulated else None,
-                      "endpoint_key": endpoint.api_key if endpoint.simulated else None}
+                      # a simulator started by the parent is reachable from this host only (docs/SCALING.md);
+                      # never the key: each child reads it itself (flows/endpoint.py)
+                      "endpoint_url": endpoint.base_url if endpoint.simulated else None}
         child = run_deployment(settings.deployment, parameters=parameters, timeout=0,
                                idempotency_key=shard_key(parent, run_dir.name, o.shard, count, attempt),
                                flow_run_name=f"{run_dir.name}-shard-{o.shard + 1}of{count}"
@@ -154,10 +156,11 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
 
 @flow(name="nightly-shard", log_prints=True)
 def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], concurrency: int, share: float,
-                  predicted_s: list[float] | None = None, endpoint_url: str | None = None,
-                  endpoint_key: str | None = None) -> dict:
+                  predicted_s: list[float] | None = None, endpoint_url: str | None = None) -> dict:
     """Run these trials of a night the parent pinned (run_dir/manifest.json), ``concurrency`` at a time."""
     from prefect.runtime import flow_run
+
+    from nightshift.flows.endpoint import SIMULATOR_KEY, api_key
 
     logger = get_run_logger()
     path, run = Path(experiment_file).resolve(), Path(run_dir)
@@ -173,12 +176,16 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
         raise ShardError(f"worker {os.uname().nodename}: {len(missing)} of this shard's trials are not trials of "
                          f"{path} here (first {missing[0][:12]}): its cases differ from the parent's; give every "
                          f"worker the same checkout")
-    base_url, key = endpoint_url or exp.model.base_url, endpoint_key or os.environ.get(exp.model.api_key_env)
+    base_url, key = endpoint_url or exp.model.base_url, api_key(exp) or (SIMULATOR_KEY if endpoint_url else None)
     if not base_url or not key:
         raise ShardError(f"worker {os.uname().nodename}: no model endpoint: set model.base_url in {path} and "
-                         f"export {exp.model.api_key_env} on every worker")
+                         f"export {exp.model.api_key_env} on every worker (or name a Prefect Secret block in "
+                         f"model.api_key_secret)")
+    from nightshift.harnesses.pins import pin_harnesses
+
+    _, variant_backends = pin_harnesses(exp, backend)  # this worker's derived images (same content keys)
     ctx = trial_context(exp, run, backend, open_gateway(exp, base_url, key, concurrency, share),
-                        manifest.hidden_seed)
+                        manifest.hidden_seed, variant_backends)
     cap = capacity_of(exp)
     scale = share / exp.model.share
     capacity = Capacity(concurrency, cap.requests_per_minute and cap.requests_per_minute * scale,

@@ -57,7 +57,8 @@ def open_gateway(exp: Experiment, base_url: str, api_key: str, concurrency: int,
 
 
 def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gateway: ModelGateway,
-                  hidden_seed: int) -> TrialContext:
-    """The context every trial of this process gets; ``hidden_seed`` is the manifest's night seed."""
+                  hidden_seed: int, variant_backends: dict[str, SandboxBackend] | None = None) -> TrialContext:
+    """The context every trial of this process gets; ``hidden_seed`` is the manifest's night seed;
+    ``variant_backends``: a command harness's derived image per variant (harnesses/pins.py)."""
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
-                        grader=CaseGrader(hidden_seed=hidden_seed))
+                        grader=CaseGrader(hidden_seed=hidden_seed), variant_backends=variant_backends or {})

@@ -17,19 +17,20 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
 from nightshift.experiment.trials import TrialSpec
+from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.publishing import Publisher
 from nightshift.models import TrialResult
 from nightshift.planner import Capacity, NightClock, TrialLoad
 from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full, remove_empty_files
-from nightshift.tasks.results import write_result
+from nightshift.tasks.results import result_path, write_result
 from nightshift.tasks.row_check import needs_row
 from nightshift.tasks.run_trial import TrialContext, run_trial
 
 
 def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path | str, retries: int,
             loads: list[TrialLoad] | None = None, capacity: Capacity | None = None,
-            trial_task: Task = run_trial, finished: Mapping[str, object] | None = None,
-            publisher: Publisher | None = None) -> NightClock:
+            trial_task: Task = run_trial, alarm: InfraAlarm | None = None,
+            finished: Mapping[str, object] | None = None, publisher: Publisher | None = None) -> NightClock:
     """Map run_trial over every trial in order, at most ``concurrency`` at once, publishing progress and the
     planner's ETA (``loads``: each trial's prediction; none: learned from the first trials) as they end.
 
@@ -38,6 +39,7 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
     Finished trials are cached in ``cache_dir`` (a folder or a storage block slug) by trial id, so any later
     run with the same trial skips it. A full disk stops the night: DiskFull once the trials in flight ended.
     UI updates are best-effort (``publisher``): a Prefect API that goes away never stops a trial.
+    ``alarm`` sees every finished trial and raises infra failure spike alerts (flows/infra_alerts.py).
     Returns the night's clock (its ``estimates`` are every ETA given).
     """
     logger = get_run_logger()
@@ -58,7 +60,8 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
     disk_full: BaseException | None = None
     with ThreadPoolTaskRunner(max_workers=concurrency) as runner:
         # quote: Prefect would otherwise walk the whole context (gateway, backend, ...) for every trial
-        futures = runner.map(trial_task, {"spec": [s for _, s in todo], "ctx": unmapped(quote(ctx))})
+        trials = [s for _, s in todo]
+        futures = runner.map(trial_task, {"spec": trials, "ctx": unmapped(quote(ctx))})
         position = {future.task_run_id: i for i, future in enumerate(futures)}
         step = max(1, len(todo) // 20)
         for done, future in enumerate(as_completed(futures), start=1):
@@ -71,8 +74,9 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
                 write_result(ctx.run_dir, TrialResult.model_validate({**row, "run_id": ctx.run_dir.name}))
             clock.finished(position[future.task_run_id], recorded_s=row.get("duration_s") if isinstance(row, dict)
                            else None)
-            if done % step == 0 or done == len(todo):
-                line = clock.line()
+            spike = alarm.observe(*_outcome(ctx.run_dir, trials[position[future.task_run_id]])) if alarm else None
+            if spike or done % step == 0 or done == len(todo):
+                line = clock.line() + (f" — {spike}" if spike else "")
                 if progress is not None:
                     publisher.call("progress update", update_progress_artifact, progress,
                                    progress=100.0 * (before + done) / total, description=line)
@@ -81,3 +85,12 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
         remove_empty_files(cache_dir)  # what Prefect began writing into the full disk
         raise DiskFull(disk_full_message(ctx.run_dir, total, str(disk_full)[:300])) from disk_full
     return clock
+
+
+def _outcome(run_dir: Path, spec: TrialSpec) -> tuple[str, str]:
+    """(status, infra kind) from the trial's row; a trial without a row counts as an infra error."""
+    try:
+        row = TrialResult.model_validate_json(result_path(run_dir, spec.trial_id).read_text())
+    except (OSError, ValueError):
+        return "infra_error", "unclassified"
+    return row.status.value, row.infra_kind

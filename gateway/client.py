@@ -26,6 +26,10 @@ from nightshift.gateway.slots import api_slot
 from nightshift.gateway.usage import Price, TokenEstimator, cost_usd, prompt_chars
 
 log = logging.getLogger("nightshift.gateway")
+FORWARDED_FIELDS = ("model", "messages", "tools", "tool_choice", "temperature", "top_p", "seed", "max_tokens",
+                    "max_completion_tokens", "stop", "response_format", "parallel_tool_calls", "presence_penalty",
+                    "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "n", "user")
+DEFAULT_MAX_TOKENS = 1024  # what the token estimate assumes when a request sets no max_tokens
 
 
 class GatewayError(RuntimeError):
@@ -201,10 +205,29 @@ class GatewaySession:
 
     def chat(self, *, model: str, messages: list[dict], tools: list[dict], temperature: float, seed: int,
              max_tokens: int) -> dict:
-        """One chat completion; returns the assistant message as a dict plus ``model`` and ``finish_reason``."""
+        """One chat completion; returns the assistant message as a dict plus ``model``, ``finish_reason`` and
+        ``usage`` (this call's tokens, for the trajectory)."""
         kwargs = {"model": model, "messages": messages, "tools": tools or openai.NOT_GIVEN,
                   "temperature": temperature, "seed": seed, "max_tokens": max_tokens}
         response = self.call(self._send_chat, kwargs=kwargs, max_tokens=max_tokens)
+        self._account(model, response)
+        message = response.choices[0].message.model_dump(exclude_none=True)
+        usage = ({"input_tokens": response.usage.prompt_tokens, "output_tokens": response.usage.completion_tokens}
+                 if response.usage else None)
+        return {"message": message, "model": response.model, "finish_reason": response.choices[0].finish_reason,
+                "usage": usage}
+
+    def complete(self, body: Mapping[str, Any]) -> dict:
+        """A chat-completions request body as an agent sent it (through the per-trial model proxy), sent with
+        the same quota, retries and accounting as ``chat``; returns the completion as JSON. Only the fields
+        of the chat-completions API are forwarded."""
+        kwargs = {k: body[k] for k in FORWARDED_FIELDS if body.get(k) is not None}
+        max_tokens = kwargs.get("max_completion_tokens") or kwargs.get("max_tokens") or DEFAULT_MAX_TOKENS
+        response = self.call(self._send_chat, kwargs=kwargs, max_tokens=max_tokens)
+        self._account(kwargs["model"], response)
+        return response.model_dump(mode="json", exclude_none=True)
+
+    def _account(self, model: str, response: Any) -> None:
         if response.usage:
             usage = response.usage
             cost = self.gateway.price_of(model, response.model, usage.prompt_tokens, usage.completion_tokens)
@@ -212,8 +235,6 @@ class GatewaySession:
                 self.input_tokens += usage.prompt_tokens
                 self.output_tokens += usage.completion_tokens
                 self.cost_usd += cost
-        message = response.choices[0].message.model_dump(exclude_none=True)
-        return {"message": message, "model": response.model, "finish_reason": response.choices[0].finish_reason}
 
     def summary(self) -> dict:
         """The trial's accounting as a plain dict."""

@@ -3,8 +3,11 @@
 The oracle (solution/solve.sh) must pass every public test, every hidden test and every checkpoint,
 and it runs ``repeats`` times in fresh sandboxes: a test whose answer changes between repeats is
 flaky, reported, and excluded from scoring (never silently scored). The untouched workspace must
-fail every FAIL_TO_PASS test and pass every PASS_TO_PASS test. A case that breaks this would turn
-every comparison that includes it into noise.
+fail every FAIL_TO_PASS test and pass every PASS_TO_PASS test. Every alternative correct solution
+the case ships (solution/alt_*.sh, written differently from the oracle) must pass every test too:
+the hidden tests' expected outputs come from the oracle, so an alternative that fails one shows an
+unfair test (an input outside the problem's contract) that no oracle check can reveal. A case that
+breaks this would turn every comparison that includes it into noise.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from nightshift.contracts import Grader, SandboxBackend, SandboxSpec
-from nightshift.graders.images import image_problem
+from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
+from nightshift.graders.images import case_sandbox_spec, image_problem
+from nightshift.graders.logs import fold
 from nightshift.models import Case, GradeResult, TestOutcome
 
 
@@ -38,13 +42,12 @@ class OracleScriptError(RuntimeError):
 
 
 def _grade_after(case: Case, backend: SandboxBackend, grader: Grader, script: str | None, tag: str) -> GradeResult:
-    sandbox = backend.create(SandboxSpec(run_id="validate", trial_id=f"validate-{case.id}-{tag}",
-                                         workspace_source=case.workspace_dir))
+    sandbox = backend.create(case_sandbox_spec(case, "validate", f"validate-{case.id}-{tag}", SandboxLimits()))
     try:
         if script is not None:
             result = sandbox.exec(script, timeout_s=case.limits.wall_clock_s)
             if result.exit_code != 0 or result.timed_out:
-                tail = "" if case.split == "heldout" else f": {(result.stdout + result.stderr)[-300:]}"
+                tail = "" if case.split == "heldout" else f":\n{fold(result.stdout + result.stderr, 800)}"
                 raise OracleScriptError(f"oracle exited {result.exit_code}"
                                         f"{' (timed out)' if result.timed_out else ''}{tail}")
         return grader.grade(case, sandbox)
@@ -54,7 +57,7 @@ def _grade_after(case: Case, backend: SandboxBackend, grader: Grader, script: st
 
 def _detail(case: Case, test: TestOutcome) -> str:
     # held-out tests must not leak into logs outside the run's own folder
-    return "" if case.split == "heldout" or not test.detail else f": {test.detail[-200:]}"
+    return "" if case.split == "heldout" or not test.detail else f":\n{fold(test.detail, 600)}"
 
 
 def flaky_names(repeats: list[GradeResult]) -> list[str]:
@@ -69,6 +72,9 @@ def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int
     started = time.monotonic()
     case = case.model_copy(update={"excluded_tests": []})  # re-derive flakiness, do not trust an old record
     check = CaseCheck(case.id)
+    if case.invalid:
+        check.problems.append(f"invalid case: {case.invalid}")
+        return check
     refused = image_problem(case, backend)
     if refused:
         check.problems.append(f"refused: {refused}")
@@ -87,6 +93,14 @@ def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int
     check.problems += [f"oracle fails {t.kind} test {t.name}{_detail(case, t)}" for t in steady if not t.passed]
     if case.fail_to_pass and set(case.fail_to_pass) <= set(check.flaky):
         check.problems.append("every FAIL_TO_PASS test is flaky on the oracle; nothing would be scored")
+    for script in sorted((case.root / "solution").glob("alt_*.sh")):
+        try:
+            grade = _grade_after(case, backend, grader, script.read_text(), script.stem)
+        except OracleScriptError as exc:
+            check.problems.append(f"alternative {script.name}: {exc}")
+            continue
+        check.problems += [f"alternative {script.name} fails {t.kind} test {t.name}{_detail(case, t)}"
+                           for t in grade.tests if not t.passed and t.name not in check.flaky]
     check.empty = _grade_after(case, backend, grader, None, "empty")
     for test in check.empty.tests:
         if test.name in check.flaky:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from nightshift.contracts import Sandbox
-from nightshift.graders.logs import PARSERS, reward_in
+from nightshift.graders.logs import PARSERS, fold, harbor_verdict, reward_in
 from nightshift.models import Case, TestOutcome
 from nightshift.suites.loader import checkpoint_file, test_file
 
@@ -24,13 +24,22 @@ def command_for(path: Path, sandbox_dir: str) -> str:
 
 
 def run_command(sandbox: Sandbox, name: str, kind: str, command: str, timeout_s: float,
-                excluded: bool = False, weight: float = 1.0) -> TestOutcome:
-    """One check: passes on exit 0 within the timeout; a printed reward line gives partial credit."""
+                excluded: bool = False, weight: float = 1.0, harbor: bool = False) -> TestOutcome:
+    """One check: passes on exit 0 within the timeout; a printed reward line gives partial credit.
+    ``harbor``: the command is a Harbor verifier wrapper, and its result line decides instead."""
     result = sandbox.exec(command, timeout_s=timeout_s, env=TEST_ENV)
+    output = result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")
+    if harbor:
+        verdict = harbor_verdict(result.stdout)
+        ok = verdict.passed and result.exit_code == 0 and not result.timed_out
+        why = "timed out" if result.timed_out else verdict.detail
+        return TestOutcome(name=name, kind=kind, passed=ok, duration_s=result.duration_s, excluded=excluded,
+                           detail=f"{why}\n{fold(output)}", weight=weight, reward=verdict.reward,
+                           scores=verdict.scores, output=output)
     passed = result.exit_code == 0 and not result.timed_out
-    detail = "timed out" if result.timed_out else (result.stdout + result.stderr)[-500:]
+    detail = "timed out" if result.timed_out else fold(output)
     return TestOutcome(name=name, kind=kind, passed=passed, duration_s=result.duration_s, detail=detail,
-                       excluded=excluded, weight=weight, reward=reward_in(result.stdout))
+                       excluded=excluded, weight=weight, reward=reward_in(result.stdout), output=output)
 
 
 def _listed(case: Case) -> list[tuple[str, str]]:
@@ -47,7 +56,8 @@ def run_public_tests(case: Case, sandbox: Sandbox) -> list[TestOutcome]:
         path = test_file(case, name)
         assert path is not None, f"{case.id}: test {name} vanished after loading"
         outcomes.append(run_command(sandbox, name, kind, command_for(path, "/grader/tests"),
-                                    case.limits.test_timeout_s, excluded=name in case.excluded_tests))
+                                    case.limits.test_timeout_s, excluded=name in case.excluded_tests,
+                                    harbor=case.test_log_format == "harbor"))
     return outcomes
 
 

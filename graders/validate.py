@@ -8,12 +8,14 @@ result is merged into the suite's validation record, which runs require before t
 from __future__ import annotations
 
 import os
+import textwrap
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from nightshift.contracts import SandboxBackend
@@ -72,9 +74,21 @@ def validate_cases(cases: list[Case], backend: SandboxBackend, repeats: int = 3,
     record = SuiteRecord(suite=suite, grader_version=GRADER_VERSION, repeats=repeats, cases={
         c.case_id: CaseRecord(content_hash=by_id[c.case_id].content_hash, ok=c.ok, problems=c.problems,
                               flaky=c.flaky, oracle=_counts(c.oracle), empty=_counts(c.empty),
-                              seconds=round(c.seconds, 3))
+                              outputs=_outputs(by_id[c.case_id], c), seconds=round(c.seconds, 3))
         for c in checks})
     return SuiteValidation(checks=checks, record=record, seconds=time.monotonic() - started)
+
+
+def _outputs(case: Case, check: CaseCheck) -> dict[str, str]:
+    if case.split == "heldout":  # held-out test output never leaves the run's own folder
+        return {}
+    return {f"{tag}/{t.name}": t.output for tag, grade in (("oracle", check.oracle), ("empty", check.empty))
+            if grade is not None for t in grade.tests if t.output}
+
+
+def _headline(problems: list[str]) -> str:
+    # the table shows the start of each reason, cut at a word; the whole reason is printed below it
+    return "; ".join(textwrap.shorten(p.splitlines()[0], 90, placeholder=" ...") if p else "" for p in problems)
 
 
 def _pair(grade: GradeResult | None, attr: str) -> str:
@@ -89,19 +103,23 @@ def print_validation(result: SuiteValidation, cases: list[Case], console: Consol
     domains = {c.id: c.domain for c in cases}
     table = Table(title=f"validate-suite: {len(result.checks)} cases")
     for column in ("case", "domain", "oracle F2P", "P2P", "hidden", "progress", "empty F2P", "flaky", "s", "verdict"):
-        table.add_column(column, justify="right" if column in ("s", "progress") else "left")
+        table.add_column(column, justify="right" if column in ("s", "progress") else "left",
+                         overflow="fold")
     shown = 0
     for check in result.checks:
         if not (verbose or check.problems or check.flaky):
             continue
         shown += 1
         progress = f"{check.oracle.progress:.2f}/{check.empty.progress:.2f}" if check.oracle and check.empty else "-"
-        verdict = "[green]ok[/green]" if check.ok else "[red]" + "; ".join(check.problems)[:160] + "[/red]"
+        verdict = "[green]ok[/green]" if check.ok else "[red]" + escape(_headline(check.problems)) + "[/red]"
         table.add_row(check.case_id, domains.get(check.case_id, ""), _pair(check.oracle, "f2p"),
                       _pair(check.oracle, "p2p"), _pair(check.oracle, "hidden"), progress,
                       _pair(check.empty, "f2p"), ", ".join(check.flaky)[:40] or "-", f"{check.seconds:.1f}", verdict)
     if shown:
         console.print(table)
+    for check in result.checks:  # the whole reason, output folded by whole lines, below the table
+        for problem in check.problems:
+            console.print(f"[red]{escape(check.case_id)}[/red]: {escape(problem)}", soft_wrap=True)
     failed = [c for c in result.checks if not c.ok]
     flaky = sum(len(c.flaky) for c in result.checks)
     hidden = sum(c.oracle.hidden[1] for c in result.checks if c.oracle)

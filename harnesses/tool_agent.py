@@ -39,9 +39,11 @@ def render_observation(result: ExecResult) -> str:
 
 
 class ToolAgent:
-    def __init__(self, model: str, settings: HarnessSettings):
+    Settings = HarnessSettings  # what `harness.settings` may hold for kind 'reference'
+
+    def __init__(self, model: str, settings: HarnessSettings | None = None):
         self.model = model
-        self.settings = settings
+        self.settings = settings or HarnessSettings()
 
     def _prompt(self, case: Case) -> list[dict]:
         return [{"role": "system", "content": self.settings.system_prompt},
@@ -71,7 +73,7 @@ class ToolAgent:
                 message = reply["message"]
                 messages.append(message)
                 log.write("model", step=step, message=message, served_by=reply["model"],
-                          seconds=round(time.monotonic() - started, 4))
+                          seconds=round(time.monotonic() - started, 4), usage=reply.get("usage"))
                 calls = message.get("tool_calls") or []
                 if not calls:
                     messages.append({"role": "user", "content": "Use the bash tool to work, and submit when done."})
@@ -80,8 +82,10 @@ class ToolAgent:
                     if _tool_name(call) == "submit":
                         log.write("submit", step=step)
                         return AgentOutcome(ended_by="submitted", steps=step)
+                    tool_started = time.monotonic()
                     observation = self._run_tool(call, sandbox, clock)
-                    log.write("tool", step=step, call=call, output=observation)
+                    log.write("tool", step=step, call=call, output=observation,
+                              seconds=round(time.monotonic() - tool_started, 4))
                     messages.append({"role": "tool", "tool_call_id": call.get("id"), "content": observation})
             return AgentOutcome(ended_by="step_limit", steps=max_steps, reason=f"no submit within {max_steps} steps")
 

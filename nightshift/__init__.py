@@ -10,4 +10,4 @@ __version__ = "0.1.0"
 
 # the subpackages mapped from the top-level folders (pyproject.toml [tool.setuptools.package-dir])
 PARTS = ("analysis", "deployments", "experiment", "flows", "gateway", "gpu", "graders", "harnesses", "planner",
-         "sandbox", "simulator", "suites", "tasks")
+         "sandbox", "simulator", "suites", "tasks", "viewer")

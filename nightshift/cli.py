@@ -30,7 +30,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
     except (ExperimentError, SuiteError) as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(str(exc), style="red", markup=False, highlight=False)  # a YAML error's [...] must survive
         return 2
     from nightshift.analysis.tables import print_comparison
     from nightshift.flows.nightly_eval import nightly_eval
@@ -48,6 +48,8 @@ def _run(args: argparse.Namespace) -> int:
                   f"({summary['trials']} trials)\nmodel calls by trials this invocation: "
                   f"{summary['model_calls_this_invocation']}\nwall time: {time.monotonic() - started:.1f}s\n")
     print_comparison(summary["scores"], summary["differences"], console)
+    console.print(f"\nreport: {summary['report_html']}\nviewer: {summary['view_command']}   (then open "
+                  f"{summary['viewer_url']})", markup=False, highlight=False, soft_wrap=True)
     return 0
 
 
@@ -66,6 +68,8 @@ def _compare(args: argparse.Namespace) -> int:
         console.print(str(exc), style="red", markup=False, highlight=False)
         return 2
     result.info["notes"] += pin_notes
+    for line in result.info.get("untrusted", []):  # said first: the numbers below may not mean what they seem
+        console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
     print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console)
     for line in (result.info.get("infra", []) + noise_lines(result) + power_lines(result)
                  + [f"note: {n}" for n in result.info["notes"]]):
@@ -169,8 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     from nightshift.planner.command import add_plan_command
 
     add_plan_command(sub)  # plan
+    from nightshift.viewer.command import add_view_command
+
+    add_view_command(sub)  # view
     args = parser.parse_args(argv)
-    if args.command in ("validate-suite", "import-suite"):
+    if args.command in ("validate-suite", "import-suite", "view"):
         return args.fn(args, console)
     return args.fn(args)
 

@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
-from nightshift.models import AgentOutcome, Case, ExecResult, GradeResult
+from nightshift.models import AgentOutcome, Case, ExecResult, GradeResult, Sidecar
 
 
 class SandboxLimits(BaseModel):
@@ -33,6 +33,12 @@ class SandboxSpec(BaseModel):
     trial_id: str
     workspace_source: Path | None = Field(None, description="Folder copied into /workspace at creation.")
     limits: SandboxLimits = SandboxLimits()
+    image: str | None = Field(None, description="Docker image id this sandbox runs (a case's own image); None: "
+                              "the backend's image. Bubblewrap runs the image's exported root filesystem.")
+    workdir: str | None = Field(None, description="A second path where /workspace is also mounted (a Harbor "
+                                "task's WORKDIR such as /app), so the task's own absolute paths reach it.")
+    sidecars: list[Sidecar] = Field([], description="Service containers started beside the sandbox on a private "
+                                    "network with no way out (docker backend only); reachable by name.")
 
 
 @runtime_checkable

@@ -20,6 +20,8 @@ class TrialStatus(StrEnum):
     failed = "failed"
     timeout = "timeout"
     step_limit = "step_limit"
+    token_limit = "token_limit"  # the variant's max_tokens per trial was spent
+    cost_limit = "cost_limit"  # the variant's max_cost_usd per trial was spent
     agent_error = "agent_error"
     infra_error = "infra_error"
 
@@ -34,6 +36,12 @@ class CaseLimits(BaseModel):
                                           "waiting included; reaching it is infra_error. Default: 4 × "
                                           "wall_clock_s, at least wall_clock_s + 600.")
     test_timeout_s: float = Field(30, gt=0, description="Seconds one public test may run.")
+    cpus: float | None = Field(None, gt=0, description="CPUs the case's sandbox gets (a Harbor task's "
+                               "[environment] cpus); None: the run's sandbox limit. Clamped to the host's cores.")
+    memory_mb: int | None = Field(None, ge=64, description="Memory of the case's sandbox; None: the run's. More "
+                                  "than the host has is refused by validate-suite.")
+    disk_mb: int | None = Field(None, ge=1, description="Disk (/workspace + /tmp) of the case's sandbox; "
+                                "None: the run's.")
 
 
 class HiddenTests(BaseModel):
@@ -58,6 +66,16 @@ class Checkpoint(BaseModel):
     tests: list[str] = Field([], description="Public tests that must all pass for the checkpoint to count.")
 
 
+class Sidecar(BaseModel):
+    """A service container started beside the case's sandbox on a private network (a Harbor task's
+    docker-compose service other than the task container); reachable inside by ``name``."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$", description="Host name the sandbox reaches it by.")
+    image: str = Field(description="Docker image id the service runs (pinned at import).")
+    command: list[str] | None = Field(None, description="Overrides the image's command; None: the image's own.")
+    env: dict[str, str] = Field({}, description="Environment of the service.")
+
+
 class Case(BaseModel):
     """One problem of a suite, loaded from its folder (see suites/README.md for the layout)."""
 
@@ -72,11 +90,18 @@ class Case(BaseModel):
     limits: CaseLimits = CaseLimits()
     content_hash: str = Field(description="sha256 over every file of the case folder.")
     image: str | None = Field(None, description="Sandbox image the case needs; None: the run's image.")
+    workdir: str | None = Field(None, description="A second path where the workspace is mounted (a Harbor "
+                                "task's WORKDIR, e.g. /app), so the task's own paths reach it.")
+    invalid: str | None = Field(None, description="Why the case can never be graded here (e.g. its tests need "
+                                "the network); validate-suite reports it as an invalid case.")
+    sidecars: list[Sidecar] = Field([], description="Service containers the case needs beside its sandbox "
+                                    "(docker backend only), from [[sidecars]] in case.toml.")
     hidden: HiddenTests | None = Field(None, description="Generator of hidden stress tests, if the case has one.")
     checkpoints: list[Checkpoint] = Field([], description="Progress checkpoints (long-horizon cases).")
     test_runner: str | None = Field(None, description="One script in tests/ that runs every listed test at "
                                                       "once and reports each by name (SWE-bench style).")
-    test_log_format: Literal["pytest", "nightshift"] = Field("nightshift", description="How test_runner reports.")
+    test_log_format: Literal["pytest", "nightshift", "harbor"] = Field(
+        "nightshift", description="How test_runner reports; 'harbor': the verifier wrapper's result line.")
     excluded_tests: list[str] = Field([], description="Tests found flaky on the oracle by validate-suite; run, "
                                                       "reported, never scored.")
 
@@ -117,6 +142,10 @@ class TestOutcome(BaseModel):
     excluded: bool = Field(False, description="Flaky on the oracle: reported, not counted.")
     weight: float = Field(1.0, description="Checkpoint weight in the progress score.")
     reward: float | None = Field(None, description="Partial credit in [0, 1] a test reported (Harbor reward files).")
+    scores: dict[str, float] = Field({}, description="Named rewards a test reported (every numeric key of a "
+                                     "Harbor reward.json).")
+    output: str = Field("", exclude=True, description="The test's whole captured output (stdout, then stderr): "
+                        "kept in validation.json, left out of every other dump (grades/, rows) to keep them small.")
 
 
 class GradeResult(BaseModel):
@@ -177,7 +206,7 @@ class GradeResult(BaseModel):
 class AgentOutcome(BaseModel):
     """How the agent phase ended, with the accounting the result row needs."""
 
-    ended_by: Literal["submitted", "step_limit", "timeout", "agent_error", "infra_error"]
+    ended_by: Literal["submitted", "step_limit", "token_limit", "cost_limit", "timeout", "agent_error", "infra_error"]
     reason: str = ""
     steps: int = 0
     model_calls: int = 0
@@ -201,6 +230,7 @@ class TrialResult(BaseModel):
     model_version: str
     seed: int
     status: TrialStatus
+    infra_kind: str = Field("", description="For infra_error: sandbox_create, endpoint, harness or grader.")
     score: float = Field(description="1.0 when resolved, else 0.0.")
     reason: str = ""
     f2p_passed: int = 0

@@ -29,20 +29,26 @@ from nightshift.sandbox import seccomp, uids
 from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.command import RUN_INSIDE, PreparedCommand, inside_argv, prepare, write_command
 from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
+from nightshift.sandbox.image_rootfs import ExportedImage, exported_rootfs
 from nightshift.sandbox.notices import limit_notices, with_notices
 from nightshift.sandbox.output import CappedReader
 
 SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TERM": "dumb"}
 _ETC_FILES = ("hosts", "nsswitch.conf", "ld.so.cache", "alternatives", "localtime")
 PREFIX = "nsb-"
+# the jail mounts its own there (run: /run/nightshift), so an image's own copies are not bound
+_MOUNTED_TOP = {"proc", "dev", "tmp", "sys", "run", "workspace", "grader"}
 
 
 class BubblewrapSandbox(FolderFiles):
-    def __init__(self, spec: SandboxSpec, rootfs: Path, use_cgroups: bool = True, syscall_filter=None):
+    def __init__(self, spec: SandboxSpec, rootfs: Path, use_cgroups: bool = True, syscall_filter=None,
+                 image: ExportedImage | None = None):
         self.id = f"{PREFIX}{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
         self.spec = spec
         self.limits: SandboxLimits = spec.limits
-        self.rootfs = rootfs
+        self.rootfs = image.rootfs if image else rootfs
+        self.image = image  # a case's own image: its whole root is visible (read-only), with its ENV
+        rootfs = self.rootfs
         self.seccomp = syscall_filter
         self.folder = SandboxFolder.create(self.id, spec, accounts=_accounts(rootfs))
         self.uid = self.folder.uid
@@ -59,9 +65,20 @@ class BubblewrapSandbox(FolderFiles):
             "syscalls": "seccomp (sandbox/seccomp.py)" if syscall_filter else "none", "uid": f"own host uid {self.uid}",
         }
 
-    def _bwrap_args(self, cwd: str, env: dict[str, str]) -> list[str]:
-        args = ["bwrap", "--unshare-all", "--unshare-user", *_no_nested_userns(), "--die-with-parent",
-                "--new-session", "--hostname", "sandbox", "--ro-bind", str(self.rootfs / "usr"), "/usr"]
+    def _root_args(self) -> list[str]:
+        """The root the jail sees: the whole exported image for a case image; else /usr, the merged-/usr
+        links and a few /etc files of the root filesystem (never the host's whole root)."""
+        if self.image is not None:
+            args = []
+            for entry in sorted(self.rootfs.iterdir()):
+                if entry.name in _MOUNTED_TOP or entry.name == (self.spec.workdir or "").strip("/"):
+                    continue
+                if entry.is_symlink():
+                    args += ["--symlink", os.readlink(entry), f"/{entry.name}"]
+                else:
+                    args += ["--ro-bind", str(entry), f"/{entry.name}"]
+            return args
+        args = ["--ro-bind", str(self.rootfs / "usr"), "/usr"]
         for link in ("bin", "lib", "lib64", "sbin"):
             target = self.rootfs / link
             if target.is_symlink():
@@ -71,13 +88,23 @@ class BubblewrapSandbox(FolderFiles):
         for name in _ETC_FILES:
             if (self.rootfs / "etc" / name).exists():
                 args += ["--ro-bind", str(self.rootfs / "etc" / name), f"/etc/{name}"]
+        return args
+
+    def _bwrap_args(self, cwd: str, env: dict[str, str]) -> list[str]:
+        args = ["bwrap", "--unshare-all", "--unshare-user", *_no_nested_userns(), "--die-with-parent",
+                "--new-session", "--hostname", "sandbox", *self._root_args()]
         for name in ("passwd", "group"):  # the image's accounts plus this sandbox's own uid
-            args += ["--ro-bind", str(self.folder.etc / name), f"/etc/{name}"]
+            if self.image is None or (self.rootfs / "etc" / name).is_file():  # a read-only /etc needs the file
+                args += ["--ro-bind", str(self.folder.etc / name), f"/etc/{name}"]
         disk = self.folder.disk
         args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(disk.tmp), "/tmp",
                  "--bind", str(disk.workspace), "/workspace", "--ro-bind", str(self.folder.grader), "/grader",
-                 "--ro-bind", str(self.folder.run), RUN_INSIDE, "--remount-ro", "/", "--chdir", cwd, "--clearenv"]
-        for key, value in {**SANDBOX_ENV, **env}.items():
+                 "--ro-bind", str(self.folder.run), RUN_INSIDE]
+        if self.spec.workdir and self.spec.workdir != "/workspace":
+            args += ["--bind", str(disk.workspace), self.spec.workdir]
+        args += ["--remount-ro", "/", "--chdir", cwd, "--clearenv"]
+        image_env = {**self.image.env, "HOME": "/tmp"} if self.image else {}
+        for key, value in {**SANDBOX_ENV, **image_env, **env}.items():
             args += ["--setenv", key, value]
         return args
 
@@ -169,7 +196,10 @@ class BubblewrapBackend:
         return f"rootfs:{self.rootfs}:sha256:{digest.hexdigest()}"
 
     def create(self, spec: SandboxSpec) -> BubblewrapSandbox:
-        return BubblewrapSandbox(spec, self.rootfs, self.use_cgroups, self.seccomp)
+        if spec.image and Path(spec.image).is_dir():  # a case's own root filesystem folder
+            return BubblewrapSandbox(spec, Path(spec.image), self.use_cgroups, self.seccomp)
+        image = exported_rootfs(spec.image) if spec.image else None
+        return BubblewrapSandbox(spec, self.rootfs, self.use_cgroups, self.seccomp, image=image)
 
     def reap(self, keep_run_ids: set[str] | None = None) -> int:
         """Remove sandboxes whose creating process is gone; never touch folders without our owner file."""

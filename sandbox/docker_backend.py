@@ -33,21 +33,33 @@ from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
 from nightshift.sandbox.output import CappedBuffer
 from nightshift.sandbox.owner import Owner
 from nightshift.sandbox.seccomp import docker_profile
+from nightshift.sandbox.sidecars import remove_sidecars, start_sidecars
 
 LABEL = "org.nightshift"
 PREFIX = "nsd-"
 SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TERM": "dumb"}
 
 
+def sandbox_env(image_env: dict[str, str]) -> dict[str, str]:
+    """The image's ENV (a Harbor task's PATH, tool homes) over our defaults; HOME stays in the writable /tmp."""
+    return {**SANDBOX_ENV, **image_env, "HOME": "/tmp"}
+
+
 class DockerSandbox(FolderFiles):
-    def __init__(self, client, image_id: str, spec: SandboxSpec, accounts: tuple[str, str] = ("", "")):
+    def __init__(self, client, image_id: str, spec: SandboxSpec, accounts: tuple[str, str] = ("", ""),
+                 image_env: dict[str, str] | None = None):
         self.id = f"{PREFIX}{spec.trial_id[:12]}-{uuid.uuid4().hex[:6]}"
         self.spec = spec
         self.limits: SandboxLimits = spec.limits
         self.api = client.api
+        self.client = client
+        self.network = "none"
         self.folder = SandboxFolder.create(self.id, spec, extra={"container": self.id}, accounts=accounts)
         self.uid = self.folder.uid
+        self.env = sandbox_env(image_env or {})
         try:
+            if spec.sidecars:  # a private network shared with them only, instead of no network at all
+                self.network = start_sidecars(client, self.id, spec.sidecars, self._labels(spec))
             self.container = client.containers.run(image_id, **self._container_args(spec))
             self.container.reload()
             init_pid = int(self.container.attrs["State"]["Pid"])
@@ -58,19 +70,22 @@ class DockerSandbox(FolderFiles):
             raise
         self.enforced = {"memory": "docker (cgroup)", "pids": "docker (cgroup)", "cpus": "docker (cgroup)",
                          "disk": "ext4 loop quota" if self.folder.disk.quota != "none" else "RLIMIT_FSIZE only",
-                         "network": "network_mode none", "cpu_seconds": "RLIMIT_CPU",
+                         "network": "network_mode none" if self.network == "none" else
+                         f"internal network {self.network} (its sidecars only)", "cpu_seconds": "RLIMIT_CPU",
                          "syscalls": "seccomp profile (sandbox/seccomp.py)", "uid": f"own host uid {self.uid}"}
+
+    def _labels(self, spec: SandboxSpec) -> dict[str, str]:
+        return {f"{LABEL}.sandbox": self.id, **Owner.me(spec.run_id, spec.trial_id).labels(LABEL)}
 
     def _container_args(self, spec: SandboxSpec) -> dict:
         from docker.types import LogConfig, Mount, Ulimit
 
         lim, disk = spec.limits, self.folder.disk
-        owner = Owner.me(spec.run_id, spec.trial_id)
         return dict(
             command=["sleep", "infinity"], init=True, user="0:0", detach=True, name=self.id, hostname="sandbox",
-            network_mode="none", read_only=True, cap_drop=["ALL"],
+            network_mode=self.network, read_only=True, cap_drop=["ALL"],
             security_opt=["no-new-privileges", f"seccomp={docker_profile()}"],
-            environment=SANDBOX_ENV, working_dir="/workspace", log_config=LogConfig(type="none"),
+            environment=self.env, working_dir="/workspace", log_config=LogConfig(type="none"),
             nano_cpus=int(lim.cpus * 1e9), mem_limit=lim.memory_mb * 1024 * 1024,
             memswap_limit=lim.memory_mb * 1024 * 1024, pids_limit=lim.pids, shm_size=16 * 1024 * 1024,
             ulimits=[Ulimit(name="fsize", soft=lim.disk_mb << 20, hard=lim.disk_mb << 20),
@@ -81,8 +96,10 @@ class DockerSandbox(FolderFiles):
                     Mount("/grader", str(self.folder.grader), type="bind", read_only=True),
                     Mount(RUN_INSIDE, str(self.folder.run), type="bind", read_only=True),
                     *(Mount(f"/etc/{name}", str(self.folder.etc / name), type="bind", read_only=True)
-                      for name in ("passwd", "group"))],
-            labels={f"{LABEL}.sandbox": self.id, **owner.labels(LABEL)},
+                      for name in ("passwd", "group")),
+                    *([Mount(spec.workdir, str(disk.workspace), type="bind")]
+                      if spec.workdir and spec.workdir != "/workspace" else [])],
+            labels=self._labels(spec),
         )
 
     def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
@@ -132,6 +149,8 @@ class DockerSandbox(FolderFiles):
     def destroy(self) -> None:
         """Remove the container (which kills everything in it), then the disk and folder."""
         _remove_container(self.api, self.id)
+        if self.spec.sidecars:
+            remove_sidecars(self.client, self.id)
         self.folder.destroy()
 
 
@@ -151,6 +170,8 @@ class DockerBackend:
         self.image = image
         self.image_id = resolve_image(self.client, image) if image is not None else None
         self.accounts = _image_accounts(self.client.api, self.image_id) if self.image_id else ("", "")
+        self._images: dict[str, tuple[str, tuple[str, str], dict[str, str]]] = {}
+        self._lock = threading.Lock()
 
     def identity(self) -> str:
         """The image id every container of this run uses (re-checked, so a moved tag is refused here too)."""
@@ -163,16 +184,37 @@ class DockerBackend:
         return f"docker:{self.image_id}"
 
     def create(self, spec: SandboxSpec) -> DockerSandbox:
-        return DockerSandbox(self.client, self.image_id, spec, self.accounts)
+        if spec.image is None:
+            return DockerSandbox(self.client, self.image_id, spec, self.accounts)
+        image_id, accounts, env = self._case_image(spec.image)
+        return DockerSandbox(self.client, image_id, spec, accounts, image_env=env)
+
+    def _case_image(self, image: str) -> tuple[str, tuple[str, str], dict[str, str]]:
+        """A case's own image (by id, as its case.toml pins it), its accounts and the ENV its Dockerfile set."""
+        with self._lock:
+            if image not in self._images:
+                image_id = resolve_image(self.client, image)
+                config = self.client.images.get(image_id).attrs.get("Config") or {}
+                env = dict(item.partition("=")[::2] for item in config.get("Env") or [])
+                self._images[image] = (image_id, _image_accounts(self.client.api, image_id), env)
+            return self._images[image]
 
     def reap(self, keep_run_ids: set[str] | None = None) -> int:
-        """Remove containers and folders whose creator is dead; anything without our label is never touched."""
+        """Remove containers (sidecars too), networks and folders whose creator is dead; anything without our
+        label is never touched."""
+        import docker
+
         removed: set[str] = set()
         for container in self.client.containers.list(all=True, filters={"label": f"{LABEL}.sandbox"}):
             owner = Owner.from_labels(container.labels, LABEL)
             if owner is not None and owner.orphaned(keep_run_ids):
                 _remove_container(self.client.api, container.id)
                 removed.add(container.labels[f"{LABEL}.sandbox"])
+        for network in self.client.networks.list(filters={"label": f"{LABEL}.sandbox"}):
+            owner = Owner.from_labels(network.attrs.get("Labels") or {}, LABEL)
+            if owner is not None and owner.orphaned(keep_run_ids):  # its containers are gone by now
+                with contextlib.suppress(docker.errors.APIError):
+                    network.remove()
         for folder in orphaned_folders(PREFIX, keep_run_ids):
             folder.destroy()
             removed.add(folder.path.name)

@@ -191,18 +191,37 @@ def offered_tools(tools: object) -> set[str]:
     return names
 
 
+TEXT_FENCE = "mswea_bash_command"  # mini-swe-agent's text protocol: one block of this kind per reply
+TEXT_SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"  # its command to finish (first output line)
+
+
+def text_reply(action: Action) -> str:
+    """An action the way text-protocol agents (mini-swe-agent) expect it: a THOUGHT, then exactly one
+    fenced bash block. Multi-line scripts (the oracle) run under bash via a heredoc, since such agents
+    run each block with /bin/sh."""
+    if action.tool == "submit":
+        command = TEXT_SUBMIT
+    elif "\n" in (action.command or ""):
+        command = f"bash <<'NIGHTSHIFT_SCRIPT'\n{action.command.rstrip()}\nNIGHTSHIFT_SCRIPT"
+    else:
+        command = action.command or "true"
+    return f"THOUGHT: {action.content}\n\n```{TEXT_FENCE}\n{command}\n```"
+
+
 def reply(model: str, case: CaseBrief | None, seed: int, messages: list[dict], tools: object = None,
           tool_choice: object = None) -> Reply:
-    """The assistant's reply to a request: one tool call, or plain "ok" when there is nothing to play.
+    """The assistant's reply to a request: one tool call when tools are offered, else the text protocol.
 
-    Plain text (finish_reason "stop") when no case matches, the request offers no tools, tool_choice is
-    "none", or the planned tool is not among those offered.
+    Plain "ok" (finish_reason "stop") when no case matches, tool_choice is "none", or the planned tool is
+    not among those offered. Without tools, a matched case is played in the text protocol (text_reply).
     """
     offered = offered_tools(tools)
-    if case is None or not offered or tool_choice == "none":
+    if case is None or tool_choice == "none":
         return Reply("ok", "stop")
     step = count_steps(messages)
     action = action_at(model, case, seed, step)
+    if not offered:
+        return Reply(text_reply(action), "stop")
     if action.tool not in offered:
         return Reply("ok", "stop")
     profile = resolve_model(model)

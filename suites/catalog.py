@@ -23,11 +23,12 @@ def suite_cache() -> Path:
 
 
 def _importer_hash() -> str:
-    """Changes whenever the HumanEval importer, its generator or runner, or the data file change."""
+    """Changes whenever the HumanEval importer, its generator files, overrides, alternative solutions or
+    the data file change."""
     from nightshift.suites.humaneval.importer import HERE, data_file
 
     digest = hashlib.sha256(data_file().read_bytes())
-    for path in sorted(HERE.glob("*.py")):
+    for path in sorted(p for p in HERE.rglob("*.py") if "__pycache__" not in p.parts):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -18,6 +18,8 @@ from pydantic import ValidationError
 from nightshift.models import Case, CaseLimits, Checkpoint, HiddenTests
 
 VALIDATION_FILE = "validation.json"
+# where the sandbox itself mounts things: a case's workdir alias may not sit on them
+_RESERVED_TOP = {"", "workspace", "grader", "tmp", "proc", "dev", "sys"}
 
 
 class SuiteError(ValueError):
@@ -67,7 +69,8 @@ def _load_case(folder: Path, suite_name: str) -> Case:
             instruction=instruction_path.read_text(), root=folder.resolve(),
             fail_to_pass=tests.get("fail_to_pass", []), pass_to_pass=tests.get("pass_to_pass", []),
             limits=CaseLimits(**meta.get("limits", {})), content_hash=tree_hash(folder),
-            image=meta.get("image"), hidden=hidden, checkpoints=checkpoints,
+            image=meta.get("image"), hidden=hidden, checkpoints=checkpoints, invalid=meta.get("invalid"),
+            workdir=meta.get("sandbox", {}).get("workdir"), sidecars=meta.get("sidecars", []),
             test_runner=tests.get("runner"), test_log_format=tests.get("log_format", "nightshift"),
         )
     except ValidationError as exc:
@@ -83,6 +86,9 @@ def _check_references(case: Case, meta_path: Path) -> None:
     if not case.fail_to_pass:
         raise SuiteError(f"{meta_path}: field 'tests.fail_to_pass' is empty; list the tests the fix must pass")
     if case.test_runner:
+        if case.test_log_format == "harbor":
+            raise SuiteError(f"{meta_path}: field 'tests.log_format' = 'harbor' is for a single Harbor verifier "
+                             f"test, not a tests.runner; remove one of them")
         if not (case.tests_dir / case.test_runner).is_file():
             raise SuiteError(f"{meta_path}: field 'tests.runner': tests/{case.test_runner} does not exist")
     else:
@@ -102,6 +108,10 @@ def _check_references(case: Case, meta_path: Path) -> None:
     if case.hidden and not (case.root / case.hidden.generator).is_file():
         raise SuiteError(f"{meta_path}: field 'hidden.generator': {case.hidden.generator} does not exist in "
                          f"the case folder")
+    if case.workdir is not None and (not case.workdir.startswith("/") or ".." in case.workdir.split("/")
+                                     or case.workdir.rstrip("/").split("/")[1] in _RESERVED_TOP):
+        raise SuiteError(f"{meta_path}: field 'sandbox.workdir' = {case.workdir!r}: must be an absolute path outside "
+                         f"{', '.join('/' + t for t in sorted(_RESERVED_TOP))}; fix the path")
     if not case.solution_script.is_file():
         raise SuiteError(f"{case.solution_script}: missing; every case needs an oracle solution")
 

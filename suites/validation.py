@@ -30,6 +30,8 @@ class CaseRecord(BaseModel):
     flaky: list[str] = Field([], description="Tests whose answer changed between oracle repeats.")
     oracle: dict[str, list[int] | float] = Field({}, description="Counts of the first oracle run and its progress.")
     empty: dict[str, list[int] | float] = Field({}, description="Counts of the untouched workspace.")
+    outputs: dict[str, str] = Field({}, description="Full captured output of every test, keyed 'oracle/<test>' "
+                                    "and 'empty/<test>' (none for held-out cases).")
     seconds: float = 0.0
 
 

@@ -14,15 +14,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from prefect import task
+from prefect import get_run_logger, task
+from prefect.states import Completed, Failed, State
 
-from nightshift.contracts import Grader, SandboxBackend, SandboxLimits, SandboxSpec
+from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
-from nightshift.harnesses import ToolAgent
+from nightshift.graders.images import case_sandbox_spec
+from nightshift.harnesses.runner import run_harness
 from nightshift.models import AgentOutcome, GradeResult, TrialResult, TrialStatus
+from nightshift.tasks.artifacts import keep_workspace_diff, write_grade
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
+from nightshift.tasks.trial_state import name_task_run, outcome_line
 
 
 class InfraError(RuntimeError):
@@ -38,6 +42,7 @@ class TrialContext:
     gateway: ModelGateway
     limits: SandboxLimits
     grader: Grader
+    variant_backends: dict[str, SandboxBackend] = field(default_factory=dict)  # a command harness's derived image
     halt: threading.Event = field(default_factory=threading.Event)
     """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
 
@@ -56,22 +61,29 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
     started_at, t0 = datetime.now(UTC), time.monotonic()
     session = ctx.gateway.session()
     outcome, grade, agent_s, grade_s = AgentOutcome(ended_by="infra_error"), None, 0.0, 0.0
-    sandbox = None
+    sandbox, infra_kind = None, ""
+    keep = spec.case.split != "heldout"  # held-out tests and outputs are never kept beside the row
     try:
-        sandbox = ctx.backend.create(SandboxSpec(run_id=spec.run_id, trial_id=spec.trial_id,
-                                                 workspace_source=spec.case.workspace_dir, limits=ctx.limits))
-        agent = ToolAgent(spec.variant.model, spec.variant.harness)
+        # a command harness's derived image (harnesses/pins.py); the case's own image, workdir and stated
+        # limits (a Harbor task's) still win over either
+        backend = ctx.variant_backends.get(spec.variant.name, ctx.backend)
+        sandbox = backend.create(case_sandbox_spec(spec.case, spec.run_id, spec.trial_id, ctx.limits))
         with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
-            outcome = agent.run(spec.case, sandbox, session, spec.seed,
-                                ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
+            outcome = run_harness(spec, sandbox, session, ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
         agent_s = time.monotonic() - t0
+        infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
         if outcome.ended_by != "infra_error":
+            if keep:  # before the tests run, which may leave files behind
+                keep_workspace_diff(ctx.run_dir, spec.trial_id, spec.case, sandbox)
             # graded even without a submit, so the counts show how far a stopped agent got
             grade = ctx.grader.grade(spec.case, sandbox)
             grade_s = time.monotonic() - t0 - agent_s
+            if keep:
+                write_grade(ctx.run_dir, spec.trial_id, grade)
     except Exception as exc:  # noqa: BLE001 - any crash here is the harness machinery's, not the agent's
         if is_disk_full(exc):
             raise  # not an outcome of this trial: the night stops (run_trial)
+        infra_kind = "sandbox_create" if sandbox is None else ("grader" if agent_s else "harness")
         outcome = AgentOutcome(ended_by="infra_error", reason=f"{type(exc).__name__}: {exc}"[:500],
                                steps=outcome.steps)
     finally:
@@ -90,6 +102,7 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         trial_id=spec.trial_id, run_id=spec.run_id, case_id=spec.case.id, suite=spec.case.suite,
         domain=spec.case.domain, split=spec.case.split, variant=spec.variant.name, model=spec.variant.model,
         model_version=spec.model_version, seed=spec.seed, status=status,
+        infra_kind=infra_kind if status == TrialStatus.infra_error else "",
         score=1.0 if status == TrialStatus.resolved else 0.0, reason=outcome.reason,
         f2p_passed=f2p[0], f2p_total=f2p[1], p2p_passed=p2p[0], p2p_total=p2p[1], steps=outcome.steps,
         hidden_passed=hidden[0], hidden_total=hidden[1], checkpoints_passed=marks[0], checkpoints_total=marks[1],
@@ -118,7 +131,9 @@ def _is_infra_failure(_task, _task_run, state) -> bool:
       cache_key_fn=_trial_cache_key, persist_result=True, result_serializer="json",
       cache_result_in_memory=False, retries=2, retry_delay_seconds=[2, 10], retry_jitter_factor=0.5,
       retry_condition_fn=_is_infra_failure)
-def run_trial(spec: TrialSpec, ctx: TrialContext) -> dict:
+def run_trial(spec: TrialSpec, ctx: TrialContext) -> State:
+    """The returned state is named for the outcome (``resolved``, ``failed``, ``step_limit``, ``infra_error``...),
+    so the Prefect UI shows what happened; a failed infra state is retried like a raised error."""
     if ctx.halt.is_set():
         raise NightHalted(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: not run, the night is stopping")
     try:
@@ -129,6 +144,9 @@ def run_trial(spec: TrialSpec, ctx: TrialContext) -> dict:
             raise
         ctx.halt.set()  # every trial after this one would fail the same way: stop the night instead
         raise DiskFull(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {exc}") from exc
+    get_run_logger().info(outcome_line(result))
+    name_task_run(spec, result.status)
     if result.status == TrialStatus.infra_error:
-        raise InfraError(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {result.reason}")
-    return result.model_dump(mode="json")
+        error = InfraError(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {result.reason}")
+        return Failed(name="infra_error", message=str(error), data=error)
+    return Completed(name=result.status.value, data=result.model_dump(mode="json"))

@@ -41,7 +41,7 @@ def backend_image(name: str) -> str:
 
 def make_backend(name: str):
     if os.geteuid() != 0:
-        _unavailable(name, "needs root (uid 65534 jail, cgroups, loop-mounted quota disk)")
+        _unavailable(name, "needs root (per-sandbox uid, cgroups, loop-mounted quota disk)")
     image = backend_image(name)
     try:
         from nightshift.sandbox.factory import backend_for

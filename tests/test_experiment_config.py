@@ -25,7 +25,7 @@ def test_default_experiment_loads() -> None:
 @pytest.mark.parametrize(("body", "field", "fix"), [
     ("name: x\nvariants: [{name: a, model: m}]\nconcurency: 3\n", "concurency", "check the spelling"),
     ("name: x\n", "variants", "required"),
-    ("name: x\nvariants: [{name: a, model: m, harness: {tools: [bash]}}]\n", "variants.0.harness.tools",
+    ("name: x\nvariants: [{name: a, model: m, harness: {tools: [bash]}}]\n", "variants.0.harness.settings.tools",
      "add 'submit'"),
     ("name: x\nvariants: [{name: a, model: m}, {name: a, model: n}]\n", "(top level)", "rename"),
     ("name: x\nvariants: [{name: a, model: m}]\nseeds: [1, 1]\n", "(top level)", "remove the repeats"),

@@ -68,16 +68,16 @@ def test_night_runs_then_resumes_without_model_calls(tmp_path: Path, prefect_ser
 
 def test_infra_failure_of_one_case_is_kept_apart_and_loses_nothing(tmp_path: Path, prefect_server,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    real_run = run_trial_module.ToolAgent.run
+    real_run = run_trial_module.run_harness  # the machinery around the harness, not the harness's own code
     attempts: list[str] = []
 
-    def flaky(self, case, *args, **kwargs):
-        if case.id == "sh-csv-column-sum":
-            attempts.append(case.id)
+    def flaky(spec, *args, **kwargs):
+        if spec.case.id == "sh-csv-column-sum":
+            attempts.append(spec.case.id)
             raise OSError("sandbox host ran out of file descriptors")
-        return real_run(self, case, *args, **kwargs)
+        return real_run(spec, *args, **kwargs)
 
-    monkeypatch.setattr(run_trial_module.ToolAgent, "run", flaky)
+    monkeypatch.setattr(run_trial_module, "run_harness", flaky)
     summary = nightly_eval(experiment_file=str(experiment(tmp_path, retries=1)))
     table = rows(summary["parquet"])
     assert len(table) == 12
@@ -87,7 +87,7 @@ def test_infra_failure_of_one_case_is_kept_apart_and_loses_nothing(tmp_path: Pat
     for score in summary["scores"]:
         assert score["infra_errors"] == 2 and score["trials"] == 4  # excluded from the denominator
 
-    monkeypatch.setattr(run_trial_module.ToolAgent, "run", real_run)
+    monkeypatch.setattr(run_trial_module, "run_harness", real_run)
     again = nightly_eval(experiment_file=str(experiment(tmp_path, retries=1)))
     assert again["model_calls_this_invocation"] > 0  # only the infra failures run again
     assert {r[4] for r in rows(again["parquet"])} != {"infra_error"}

@@ -61,7 +61,7 @@ def test_trial_id_tracks_content(manifest, exp, builtin_cases) -> None:
     assert base != trial_id(manifest, case, exp.variants[1], 1)
     assert base != trial_id(manifest, case.model_copy(update={"content_hash": "x"}), exp.variants[0], 1)
     hotter = exp.variants[0].model_copy(update={"harness": exp.variants[0].harness.model_copy(
-        update={"temperature": 0.7})})
+        update={"settings": {"temperature": 0.7}})})
     assert base != trial_id(manifest, case, hotter, 1)
     # more seeds or more cases in the run do not change existing trials' ids (their cache stays valid)
     grown = manifest.model_copy(update={"seeds": [1, 2, 3], "cases": {**manifest.cases, "new": "h"}})

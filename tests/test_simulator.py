@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -137,16 +138,43 @@ def sim_headers(url: str) -> httpx.Headers:
     return resp.headers
 
 
-def test_no_tools_or_unknown_case_gets_plain_ok(sim: tuple[str, Path], briefs: list[CaseBrief]) -> None:
+def test_unknown_case_or_tool_choice_none_gets_plain_ok(sim: tuple[str, Path], briefs: list[CaseBrief]) -> None:
     client = _client(sim[0])
-    no_tools = client.chat.completions.create(model="sim-strong",
-                                              messages=[{"role": "user", "content": briefs[0].instruction}])
     unknown = client.chat.completions.create(model="sim-strong", tools=TOOLS,
                                              messages=[{"role": "user", "content": "write a poem"}])
-    for resp in (no_tools, unknown):
+    refused = client.chat.completions.create(model="sim-strong", tools=TOOLS, tool_choice="none",
+                                             messages=[{"role": "user", "content": briefs[0].instruction}])
+    for resp in (unknown, refused):
         assert resp.choices[0].message.content == "ok"
         assert resp.choices[0].finish_reason == "stop"
         assert not resp.choices[0].message.tool_calls
+
+
+MINI_ACTION = re.compile(r"```mswea_bash_command\s*\n(.*?)\n```", re.DOTALL)  # mini-swe-agent 2.4.6's regex
+
+
+def test_without_tools_it_plays_the_text_protocol(sim: tuple[str, Path], briefs: list[CaseBrief]) -> None:
+    """No tools offered: exactly one fenced bash block per reply, the same plan as with tools, and
+    mini-swe-agent's own finishing command at the end of a solve."""
+    client = _client(sim[0])
+    case = next(b for b in briefs if decide("sim-strong", b.id, 1) is Plan.solve)
+    messages: list[dict] = [{"role": "system", "content": "agent"},
+                            {"role": "user", "content": f"Please solve this issue: {case.instruction}"}]
+    commands = []
+    for _ in range(6):
+        resp = client.chat.completions.create(model="sim-strong", messages=messages, seed=1)
+        text = resp.choices[0].message.content
+        assert not resp.choices[0].message.tool_calls and resp.choices[0].finish_reason == "stop"
+        blocks = MINI_ACTION.findall(text)
+        assert len(blocks) == 1, text
+        commands.append(blocks[0])
+        messages += [{"role": "assistant", "content": text}, {"role": "user", "content": "<returncode>0</returncode>"}]
+        if blocks[0] == "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT":
+            break
+    assert commands[-1] == "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+    assert case.solution.strip() in commands[1] and commands[1].startswith("bash <<'NIGHTSHIFT_SCRIPT'")
+    tool_plan = [name for name, _ in _play(client, "sim-strong", case.instruction, seed=1)]
+    assert len(tool_plan) == len(commands)  # same steps, other protocol
 
 
 def test_same_seed_same_tool_calls_and_seeds_change_decisions(sim: tuple[str, Path],

@@ -7,15 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from nightshift.contracts import SandboxSpec
-from nightshift.graders import CaseGrader
 from nightshift.graders.logs import parse_pytest
 from nightshift.graders.validate import validate_cases
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
 from nightshift.suites import load_cases
-from nightshift.suites.harbor import import_harbor
 from nightshift.suites.humaneval import import_humaneval, read_problems
-from nightshift.suites.loader import SuiteError
 from nightshift.suites.swebench import apply_script, import_swebench, read_instances
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -41,44 +37,6 @@ def test_humaneval_sample_validates_with_hidden_tests(tmp_path: Path) -> None:
     assert all(c.oracle.hidden[1] > 0 and c.oracle.hidden[0] == c.oracle.hidden[1] for c in result.checks)
     assert all(c.empty.f2p == (0, 1) and c.empty.hidden[0] == 0 for c in result.checks)
     assert not any(c.flaky for c in result.checks)
-
-
-def test_harbor_and_terminal_bench_folders_import_and_validate(tmp_path: Path) -> None:
-    suite = import_harbor(FIXTURES / "harbor", tmp_path / "harbor")
-    cases = {c.id: c for c in load_cases(suite)}
-    assert set(cases) == {"count-words", "fix-csv-total"}
-    harbor, tbench = cases["count-words"], cases["fix-csv-total"]
-    assert harbor.domain == "text-processing" and harbor.limits.wall_clock_s == 300
-    assert harbor.limits.test_timeout_s == 60 and tbench.limits.wall_clock_s == 240
-    # what the Dockerfile COPYs into WORKDIR is the starting workspace; /app is mapped to /workspace
-    assert (harbor.workspace_dir / "input.txt").is_file() and (harbor.workspace_dir / "data" / "notes.txt").is_file()
-    assert sorted(p.name for p in tbench.workspace_dir.iterdir()) == ["sales.csv", "total.sh"]
-    assert "/workspace/counts.txt" in harbor.instruction and "/app" not in harbor.instruction
-    assert "/grader/tests/harbor/test_outputs.py" in (harbor.tests_dir / "harbor" / "test.sh").read_text()
-    result = validate_cases(list(cases.values()), BubblewrapBackend(), repeats=1)
-    assert result.ok, {c.case_id: c.problems for c in result.checks if not c.ok}
-
-
-def test_harbor_reward_file_gives_partial_credit(tmp_path: Path) -> None:
-    case = next(c for c in load_cases(import_harbor(FIXTURES / "harbor", tmp_path / "h")) if c.id == "count-words")
-    sandbox = BubblewrapBackend().create(SandboxSpec(run_id="r", trial_id="t-reward",
-                                                     workspace_source=case.workspace_dir))
-    try:
-        sandbox.write_file("/workspace/total.txt", b"7\n")  # one of the two outputs right
-        grade = CaseGrader().grade(case, sandbox)
-    finally:
-        sandbox.destroy()
-    assert grade.f2p == (0, 1) and grade.tests[0].reward == 0.5 and grade.progress == 0.5
-
-
-def test_harbor_importer_names_what_is_missing(tmp_path: Path) -> None:
-    task = tmp_path / "tasks" / "broken"
-    shutil.copytree(FIXTURES / "harbor" / "count-words", task)
-    (task / "tests" / "test.sh").unlink()
-    with pytest.raises(SuiteError, match="test.sh"):
-        import_harbor(tmp_path / "tasks", tmp_path / "out")
-    with pytest.raises(SuiteError, match="no Harbor"):
-        import_harbor(tmp_path / "out-of-nothing", tmp_path / "out2")
 
 
 def test_swebench_instances_import_with_lists_decoded_and_unsupported_repos_listed(tmp_path: Path) -> None:

@@ -1,11 +1,13 @@
-"""Hidden stress tests for one HumanEval case, by type-aware input mutation (as EvalPlus does).
+"""Hidden stress tests for one HumanEval case: contract-aware input mutation, judged by the canonical solution.
 
 Run on the grading host as ``python3 -I -S generate.py --seed N --out DIR`` (stdlib only). It
-records the inputs the problem's own check() feeds the canonical solution, mutates them (ints +-1
-or scaled within their sign, floats scaled, strings and lists edited with their own elements,
-sortedness and uniqueness kept), computes each expected output with the canonical solution, and
-drops inputs on which it raises, runs out of CPU time, is not deterministic, or gives a value that does not
-survive repr/literal_eval. Writes DIR/files/{runner.py,inputs.json} and DIR/hidden.json.
+records the inputs the problem's own check() feeds the canonical solution, then tries new inputs —
+a boundary sweep first, then mutations (mutate.py) — and keeps those that are in the input
+contract (contract.json, derived by the importer, and hidden/accepts.py when the case has one),
+survive repr/literal_eval, and on which the canonical solution returns the same value twice within
+a counted budget of executed lines (per input, and for the whole generation). Nothing depends on
+time or load: the same (case, seed) gives byte-identical output on any host. Writes
+DIR/files/{runner.py,inputs.json} and DIR/hidden.json.
 """
 
 import argparse
@@ -15,37 +17,46 @@ import json
 import os
 import random
 import shutil
-import signal
-import time
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGET = 40
-MAX_ATTEMPTS = 600
-BUDGET_S = 8.0
-PER_INPUT_S = 0.5
-MAX_TIMEOUTS = 6
-# kept inputs cost the canonical solution at most this much CPU, 20x under the sandbox's per-input limit,
-# so a busy grading host does not turn a correct answer into a timeout (a flaky hidden test)
-FAST_S = 0.1
+sys.path.insert(0, HERE)  # -I leaves the script's folder off sys.path
+
+from contract import accepts, derive, recorded_inputs  # noqa: E402
+from mutate import fresh, mutate_args  # noqa: E402
+
+TARGET = 80
+MAX_ATTEMPTS = 8000
+SWEEP_SHARE = 15  # at most this many kept inputs come from the boundary sweep; the rest are seeded mutations
+LINE_BUDGET = 100_000  # executed lines the canonical may spend on one input (counted, so load cannot change it)
+TOTAL_BUDGET = 4_000_000  # executed lines for the whole generation: a slow canonical stops it early, deterministically
 RUNNER_PER_INPUT_S = 2.0
 MAX_REPR = 2000
 
 
-class Timeout(Exception):
-    pass
+class OverBudget(BaseException):
+    """The canonical solution ran past LINE_BUDGET on this input (BaseException: no `except Exception` eats it)."""
 
 
-def _alarm(signum, frame):
-    raise Timeout()
+SPENT = [0]  # lines executed by the canonical so far in this generation
 
 
-def call(function, args, limit):
-    # CPU time, not wall time: the same inputs survive on a busy grading host as on an idle one
-    signal.setitimer(signal.ITIMER_VIRTUAL, limit)
+def counted_call(function, args, budget=LINE_BUDGET):
+    """Call with a deterministic cost limit: every executed line and call counts against ``budget``."""
+    used = [0]
+
+    def tracer(frame, event, arg):
+        used[0] += 1
+        if used[0] > budget:
+            raise OverBudget()
+        return tracer
+
+    sys.settrace(tracer)
     try:
         return function(*copy.deepcopy(args))
     finally:
-        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        sys.settrace(None)
+        SPENT[0] += used[0]
 
 
 def roundtrips(value):
@@ -59,151 +70,87 @@ def roundtrips(value):
     return back == value and repr(back) == text
 
 
-def base_inputs(problem, namespace, function):
-    """Argument tuples check() passes to the candidate, in order, without repeats."""
-    seen, found = set(), []
+def load_predicate():
+    """The case's own contract predicate (hidden/accepts.py) and whether the derived contract still applies."""
+    path = os.path.join(HERE, "accepts.py")
+    if not os.path.isfile(path):
+        return None, True
+    namespace = {}
+    with open(path, encoding="utf-8") as handle:
+        exec(compile(handle.read(), path, "exec"), namespace)
+    return namespace["accepts"], namespace.get("DERIVED", True)
 
-    def recorder(*args):
-        key = repr(args)
-        if key not in seen and roundtrips(args):
-            seen.add(key)
-            found.append(copy.deepcopy(args))
-        return function(*args)
 
-    test_ns = dict(namespace)
-    exec(problem["test"], test_ns)
-    random.seed(0)  # a few checks draw random inputs from the global generator
-    signal.setitimer(signal.ITIMER_VIRTUAL, 30)
+def in_contract(args, contract, predicate, derived):
+    if derived and not accepts(contract, args):
+        return False
+    if predicate is None:
+        return True
     try:
-        test_ns["check"](recorder)
-    except (Exception, Timeout):
-        pass
-    finally:
-        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-    return found
+        return bool(counted_call(predicate, args, 50_000))
+    except (Exception, OverBudget, RecursionError):
+        return False
 
 
-def _keep_sign(new, old):
-    if old > 0:
-        return new if new > 0 else old
-    if old < 0:
-        return new if new < 0 else old
-    return abs(new)
+def sweep(base, contract, rng):
+    """Boundary candidates: each argument of each recorded input replaced by its domain's edge values."""
+    out = []
+    for args in base:
+        for index, node in enumerate(contract["args"][: len(args)]):
+            for value in _edges(node):
+                new = list(copy.deepcopy(args))
+                new[index] = value
+                out.append(tuple(new))
+    rng.shuffle(out)
+    return out
 
 
-def mutate(value, rng):
-    """One type-preserving edit of ``value``; containers keep their kind, order and uniqueness traits."""
-    if isinstance(value, bool):
-        return not value if rng.random() < 0.3 else value
-    if isinstance(value, int):
-        new = rng.choice([value + 1, value - 1, value * 2, value // 2, value + rng.randint(-10, 10)])
-        return _keep_sign(new, value)
-    if isinstance(value, float):
-        new = rng.choice([value * 0.5, value * 1.5, value * 2.0, value + rng.uniform(-1, 1), round(value, 1)])
-        return _keep_sign(new, value)
-    if isinstance(value, str):
-        return mutate_str(value, rng)
-    if isinstance(value, (list, tuple)):
-        return mutate_seq(value, rng)
-    if isinstance(value, dict) and value:
-        key = rng.choice(sorted(value, key=repr))
-        new = dict(value)
-        new[key] = mutate(value[key], rng)
-        return new
-    return value
+def _edges(node):
+    edges = []
+    for kind, slot in sorted(node.items()):
+        if kind == "int":
+            picks = (0, 1, -1, slot["lo"], slot["hi"], *slot.get("seen", []))
+            edges += sorted({v for v in picks if slot["lo"] <= v <= slot["hi"]})
+        elif kind == "float":
+            picks = (0.0, 1.0, -1.0, slot["lo"], slot["hi"], *slot.get("seen", []))
+            edges += sorted({v for v in picks if slot["lo"] <= v <= slot["hi"]})
+        elif kind == "str":
+            edges += ["", " "]
+        elif kind in ("list", "tuple"):
+            item = fresh(slot.get("item", {}), random.Random(0))
+            empty, one, two = [], [item], [item, copy.deepcopy(item)]
+            edges += [v if kind == "list" else tuple(v) for v in (empty, one, two)]
+    return edges
 
 
-def mutate_str(text, rng):
-    if not text:
-        return text
-    words = text.split(" ")
-    if len(words) > 1 and rng.random() < 0.5:
-        return " ".join(mutate_list_items(words, rng, lambda w: w))
-    alphabet = sorted(set(text))
-    chars = list(text)
-    op = rng.randrange(4)
-    pos = rng.randrange(len(chars))
-    if op == 0:
-        chars[pos] = rng.choice(alphabet)
-    elif op == 1:
-        chars.insert(pos, rng.choice(alphabet))
-    elif op == 2 and len(chars) > 1:
-        del chars[pos]
-    else:
-        other = rng.randrange(len(chars))
-        chars[pos], chars[other] = chars[other], chars[pos]
-    return "".join(chars)
-
-
-def mutate_list_items(items, rng, edit):
-    items = list(items)
-    op = rng.randrange(4)
-    pos = rng.randrange(len(items))
-    if op == 0:
-        items[pos] = edit(items[pos])
-    elif op == 1:
-        items.insert(rng.randrange(len(items) + 1), edit(copy.deepcopy(rng.choice(items))))
-    elif op == 2 and len(items) > 1:
-        del items[pos]
-    else:
-        other = rng.randrange(len(items))
-        items[pos], items[other] = items[other], items[pos]
-    return items
-
-
-def mutate_seq(seq, rng):
-    if not seq:
-        return seq
-    items = mutate_list_items(seq, rng, lambda v: mutate(v, rng))
-    try:
-        if len(seq) > 1 and list(seq) == sorted(seq):
-            items.sort()
-        elif len(seq) > 1 and list(seq) == sorted(seq, reverse=True):
-            items.sort(reverse=True)
-    except TypeError:
-        pass
-    if len(set(map(repr, seq))) == len(seq):
-        unique = {}
-        for item in items:
-            unique.setdefault(repr(item), item)
-        items = list(unique.values())
-    return type(seq)(items)
-
-
-def mutate_args(args, rng):
-    args = list(copy.deepcopy(args))
-    if args:
-        index = rng.randrange(len(args))
-        for _ in range(rng.randint(1, 3)):
-            args[index] = mutate(args[index], rng)
-    return tuple(args)
-
-
-def stress_inputs(function, base, rng):
-    """New inputs (not among the base ones) with the canonical solution's output for each."""
+def stress_inputs(function, base, contract, predicate, derived, rng):
+    """New inputs (not among the recorded ones) with the canonical solution's output for each."""
     seen = {repr(args) for args in base}
-    pool, chosen, timeouts = list(base), [], 0
-    started = time.process_time()
+    pool, chosen, from_sweep = list(base), [], 0
+    boundary = sweep(base, contract, rng)
     for _ in range(MAX_ATTEMPTS):
-        if len(chosen) >= TARGET or time.process_time() - started > BUDGET_S or not pool or timeouts >= MAX_TIMEOUTS:
+        if len(chosen) >= TARGET or not pool or SPENT[0] > TOTAL_BUDGET:
             break
-        args = mutate_args(rng.choice(pool), rng)
+        if boundary and from_sweep < SWEEP_SHARE:
+            args, is_edge = boundary.pop(), True
+        else:
+            # parents mostly from the recorded inputs, so the pool does not drift toward long inputs
+            parent = rng.choice(base) if rng.random() < 0.6 or len(pool) == len(base) else rng.choice(pool)
+            args, is_edge = mutate_args(parent, contract, rng), False
         key = repr(args)
-        if key in seen or not roundtrips(args):
+        if key in seen:
             continue
         seen.add(key)
+        if not roundtrips(args) or not in_contract(args, contract, predicate, derived):
+            continue
         try:
-            cost = time.process_time()
-            first = call(function, args, PER_INPUT_S)
-            cost = time.process_time() - cost
-            again = call(function, args, PER_INPUT_S)
-        except Timeout:
-            timeouts += 1  # inputs that grew too large for the canonical solution: stop trying soon
+            first = counted_call(function, args)
+            again = counted_call(function, args)
+        except (Exception, OverBudget, RecursionError):
             continue
-        except (Exception, RecursionError):
+        if not roundtrips(first) or repr(first) != repr(again):
             continue
-        if cost > FAST_S or not roundtrips(first) or repr(first) != repr(again):
-            continue
+        from_sweep += is_edge
         pool.append(args)
         chosen.append((key, repr(first)))
     return chosen
@@ -214,14 +161,22 @@ def main():
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--out", required=True)
     options = parser.parse_args()
-    signal.signal(signal.SIGVTALRM, _alarm)
+    sys.setrecursionlimit(3000)
     with open(os.path.join(HERE, "problem.json"), encoding="utf-8") as handle:
         problem = json.load(handle)
     namespace = {}
     exec(problem["prompt"] + problem["canonical_solution"], namespace)
     function = namespace[problem["entry_point"]]
-    base = base_inputs(problem, namespace, function)
-    chosen = stress_inputs(function, base, random.Random(options.seed))
+    base = recorded_inputs(problem, namespace, function)
+    contract_path = os.path.join(HERE, "contract.json")
+    if os.path.isfile(contract_path):
+        with open(contract_path, encoding="utf-8") as handle:
+            contract = json.load(handle)
+    else:
+        contract = derive(base)
+    predicate, derived = load_predicate()
+    base = [args for args in base if in_contract(args, contract, predicate, derived)] or base
+    chosen = stress_inputs(function, base, contract, predicate, derived, random.Random(options.seed))
     files = os.path.join(options.out, "files")
     os.makedirs(files, exist_ok=True)
     shutil.copy(os.path.join(HERE, "runner.py"), os.path.join(files, "runner.py"))
@@ -235,4 +190,5 @@ def main():
         json.dump({"tests": tests if chosen else []}, handle)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -2,9 +2,12 @@
 
 Each problem becomes a case folder: the agent completes the function in /workspace/solution.py;
 the public test is the problem's check() (run against the original prompt's helpers, not the
-candidate's); hidden stress tests are generated at grade time by hidden/generate.py (EvalPlus-style
-mutation, expected outputs from the canonical solution); solution/solve.sh writes the canonical
-solution. Nothing is downloaded: the data file ships inside the package.
+candidate's); hidden stress tests are generated at grade time by hidden/generate.py (contract-aware
+mutation, expected outputs from the canonical solution) within the input contract: contract.json,
+derived here from what check() feeds the canonical, plus hidden/accepts.py where overrides.py has a
+predicate for the problem. solution/solve.sh writes the canonical solution, solution/alt_1.sh a
+different correct one where alternatives/ has it (validate-suite checks both pass every hidden
+test). Nothing is downloaded: the data file ships inside the package.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ import shutil
 from pathlib import Path
 
 from nightshift.resources import package_path
+from nightshift.suites.humaneval.contract import derive, recorded_inputs
+from nightshift.suites.humaneval.overrides import OVERRIDES
 from nightshift.suites.loader import SuiteError
 
 HERE = package_path("nightshift.suites", "humaneval")
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"
+GENERATOR_FILES = ("generate.py", "runner.py", "contract.py", "mutate.py")
 # find_zero returns any root of the polynomial; comparing with the canonical root would fail correct answers
 NO_HIDDEN = {"HumanEval/32"}
 
@@ -86,18 +92,37 @@ def write_case(problem: dict, root: Path, seed: int) -> Path:
     (folder / "tests" / "test_check.py").write_text(_TEST.format(
         task_id=task_id, prompt=json.dumps(prompt), test=json.dumps(problem["test"]), entry=entry))
     code = prompt + problem["canonical_solution"]
-    marker = "NIGHTSHIFT_EOF"
-    assert marker not in code
-    (folder / "solution" / "solve.sh").write_text(
-        f"#!/usr/bin/env bash\nset -euo pipefail\ncat > solution.py <<'{marker}'\n{code.rstrip()}\n{marker}\n")
+    (folder / "solution" / "solve.sh").write_text(_writer_script(code))
+    alternative = HERE / "alternatives" / f"{case_id(task_id)}.py"
+    if alternative.is_file():
+        (folder / "solution" / "alt_1.sh").write_text(_writer_script(alternative.read_text()))
     if task_id not in NO_HIDDEN:
-        (folder / "hidden" / "problem.json").write_text(json.dumps(
+        hidden = folder / "hidden"
+        (hidden / "problem.json").write_text(json.dumps(
             {k: problem[k] for k in ("task_id", "prompt", "canonical_solution", "test", "entry_point")}, indent=1))
-        shutil.copy(HERE / "generate.py", folder / "hidden" / "generate.py")
-        shutil.copy(HERE / "runner.py", folder / "hidden" / "runner.py")
+        for name in GENERATOR_FILES:
+            shutil.copy(HERE / name, hidden / name)
+        (hidden / "contract.json").write_text(json.dumps(default_contract(problem), indent=1, sort_keys=True))
+        if task_id in OVERRIDES:
+            (hidden / "accepts.py").write_text(f'"""Input contract of {task_id} beyond its derived one."""\n'
+                                               + OVERRIDES[task_id].lstrip("\n"))
     else:
         (folder / "hidden").rmdir()
     return folder
+
+
+def _writer_script(code: str) -> str:
+    """A solution script: writes ``code`` to solution.py in the working folder."""
+    marker = "NIGHTSHIFT_EOF"
+    assert marker not in code
+    return f"#!/usr/bin/env bash\nset -euo pipefail\ncat > solution.py <<'{marker}'\n{code.rstrip()}\n{marker}\n"
+
+
+def default_contract(problem: dict) -> dict:
+    """The input contract derived from the arguments the problem's own check() passes the canonical."""
+    namespace: dict = {}
+    exec(problem["prompt"] + problem["canonical_solution"], namespace)  # the data file's own, trusted code
+    return derive(recorded_inputs(problem, namespace, namespace[problem["entry_point"]]))
 
 
 def import_humaneval(out: Path, seed: int = 0, only: list[str] | None = None) -> Path:
@@ -108,7 +133,7 @@ def import_humaneval(out: Path, seed: int = 0, only: list[str] | None = None) ->
     problems = [p for p in read_problems(source) if only is None or p["task_id"] in only]
     (out / "suite.toml").write_text(
         f'name = "humaneval"\nversion = "{FORMAT_VERSION}"\ndescription = "OpenAI HumanEval ({len(problems)} '
-        f'problems) as agentic cases with EvalPlus-style hidden stress tests"\n'
+        f'problems) as agentic cases with contract-aware hidden stress tests"\n'
         f'source_sha256 = "{hashlib.sha256(source.read_bytes()).hexdigest()}"\n')
     for problem in problems:
         write_case(problem, out, seed)

@@ -1,0 +1,96 @@
+"""Command harnesses: an agent CLI (mini-swe-agent, aider, a vendor's agent) run inside the sandbox.
+
+The agent gets the instruction at INSTRUCTION_FILE, an OpenAI-compatible endpoint on the sandbox's own
+loopback (OPENAI_BASE_URL and its aliases) and a per-trial OPENAI_API_KEY worth nothing elsewhere. Its
+requests leave the sandbox only through the relay and the unix socket of the trial's ModelProxy, which
+enforces the step, token and cost limits. `run` is one sandbox exec under the case's wall clock: at the
+limit the backend kills the whole process tree. How the trial ends:
+
+* the proxy saw the gateway fail → infra_error; a limit was reached → that limit's status;
+* the wall clock ran out → timeout; `run` exited 0 → submitted (then graded);
+* any other exit → agent_error, with the exit code and the tail of the agent's output in the reason.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shlex
+import shutil
+from pathlib import Path
+
+from nightshift.gateway import GatewaySession
+from nightshift.harnesses.limits import LimitGuard, TrialLimits
+from nightshift.harnesses.proxy import ModelProxy
+from nightshift.harnesses.resolve import ResolvedHarness
+from nightshift.harnesses.trajectory import TrajectoryLog
+from nightshift.models import AgentOutcome, Case, ExecResult
+
+CONTROL_DIR = "/run/nightshift"  # inside the sandbox (read-only); on the host, sandbox.run_dir
+INSTRUCTION_FILE = f"{CONTROL_DIR}/instruction.md"
+SOCKET = f"{CONTROL_DIR}/model.sock"
+RELAY = f"{CONTROL_DIR}/relay.py"
+PORT = 4141
+BASE_URL = f"http://127.0.0.1:{PORT}/v1"
+TAIL = 1500
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """Only the named placeholders are replaced, so a command's own braces (awk, JSON) stay as written."""
+    for name, value in values.items():
+        template = template.replace("{" + name + "}", value)
+    return template
+
+
+class CommandHarness:
+    def __init__(self, resolved: ResolvedHarness, model: str):
+        self.spec = resolved.spec
+        self.model = model
+
+    def _prepare(self, case: Case, sandbox) -> Path:
+        control = Path(sandbox.run_dir)  # read-only inside: the agent reads these, cannot replace them
+        (control / "instruction.md").write_text(case.instruction)
+        shutil.copyfile(Path(__file__).with_name("relay.py"), control / "relay.py")
+        for name in ("instruction.md", "relay.py"):
+            (control / name).chmod(0o644)
+        return control
+
+    def environment(self, token: str) -> dict[str, str]:
+        values = {"OPENAI_BASE_URL": BASE_URL, "OPENAI_API_BASE": BASE_URL, "OPENAI_API_KEY": token,
+                  "NIGHTSHIFT_MODEL": self.model, "NIGHTSHIFT_INSTRUCTION_FILE": INSTRUCTION_FILE,
+                  "NO_PROXY": "127.0.0.1,localhost"}
+        return {**self.spec.env, **values}  # the user's env cannot point the agent elsewhere or add a key
+
+    def run(self, case: Case, sandbox, session: GatewaySession, seed: int, trajectory: Path,
+            limits: TrialLimits) -> AgentOutcome:
+        control = self._prepare(case, sandbox)
+        token = f"nstrial-{secrets.token_urlsafe(18)}"
+        guard = LimitGuard(limits, session)
+        run = fill(self.spec.run or "", {"model": self.model, "instruction_file": INSTRUCTION_FILE,
+                                         "base_url": BASE_URL, "workspace": "/workspace"})
+        command = f"exec python3 {RELAY} {SOCKET} {PORT} -- bash -c {shlex.quote(run)}"
+        with TrajectoryLog(trajectory) as log:
+            log.write("start", case=case.id, model=self.model, seed=seed, harness="command", run=run)
+            with ModelProxy(control / "model.sock", sandbox.uid, session, guard, self.model, seed, token,
+                            log) as proxy:
+                result = sandbox.exec(command, timeout_s=limits.wall_clock_s, env=self.environment(token))
+            log.write("command_end", exit_code=result.exit_code, timed_out=result.timed_out,
+                      seconds=round(result.duration_s, 3), stdout=result.stdout[-8000:], stderr=result.stderr[-8000:])
+        return self._outcome(result, proxy, guard, limits)
+
+    def _outcome(self, result: ExecResult, proxy: ModelProxy, guard: LimitGuard, limits: TrialLimits
+                 ) -> AgentOutcome:
+        steps = guard.calls
+        if proxy.infra_error:
+            return AgentOutcome(ended_by="infra_error", steps=steps, reason=f"model proxy: {proxy.infra_error}"[:500])
+        if guard.hit is not None:
+            return AgentOutcome(ended_by=guard.hit.status, steps=steps, reason=guard.hit.reason)
+        if result.timed_out:
+            return AgentOutcome(ended_by="timeout", steps=steps,
+                                reason=f"the agent ran past the {limits.wall_clock_s:g}s wall clock; killed")
+        if result.exit_code == 0:
+            note = "" if steps else "the agent exited 0 without calling the model"
+            return AgentOutcome(ended_by="submitted", steps=steps, reason=note)
+        tail = (result.stderr.strip() or result.stdout.strip())[-TAIL:]
+        what = "run command not found in the image" if result.exit_code == 127 else f"exit code {result.exit_code}"
+        return AgentOutcome(ended_by="agent_error", steps=steps, reason=f"agent {what}: {tail}"[:500])
+

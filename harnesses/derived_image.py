@@ -1,0 +1,141 @@
+"""Derived sandbox images: a base image plus a command harness's `install` lines, built once per content.
+
+The content key hashes the base image's identity and the install commands, so the same harness on the
+same base reuses its image, and a changed line or a new base builds a new one. Install commands run as
+root WITH network (the only time a sandbox image may reach PyPI or a Debian mirror), with the host's CA
+bundle bound in for TLS (never baked into the image); trials then run the result with no network.
+
+* docker: a container from the base image id, the commands `docker exec`ed in it, `docker commit`ed as
+  nightshift/derived:<key> and pinned by the committed image's id.
+* bubblewrap: a copy of the base rootfs (reflinked where the filesystem can) with the commands run in it
+  under bwrap as root, moved into <image cache>/derived/<key>/rootfs only when every command succeeded.
+
+A failing command raises InstallError with its output; nothing is cached, so the next run tries again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from nightshift.sandbox.images import image_cache
+
+FORMAT = 1  # bump when how a derived image is made changes what ends up in it
+REPOSITORY = "nightshift/derived"
+LABEL = "org.nightshift.derived"
+HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
+BUILD_ENV = {"DEBIAN_FRONTEND": "noninteractive", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1",
+             "PIP_CERT": str(HOST_CA), "SSL_CERT_FILE": str(HOST_CA), "REQUESTS_CA_BUNDLE": str(HOST_CA),
+             "HOME": "/root", "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+OUTPUT_TAIL = 4000
+
+
+class InstallError(RuntimeError):
+    """An install command failed; the message holds the command, its exit code and its output's tail."""
+
+
+@dataclass(frozen=True)
+class DerivedImage:
+    key: str
+    image: str  # docker: the committed image id; bubblewrap: the rootfs path
+    built: bool  # False: reused from the cache
+    seconds: float
+
+
+def content_key(base_identity: str, install: list[str]) -> str:
+    blob = json.dumps({"format": FORMAT, "base": base_identity, "install": install}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def _build_lock(key: str) -> Iterator[None]:
+    """One build per key at a time on this host (two runs, or two test sessions, may start together)."""
+    folder = image_cache() / "derived"
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / f".{key}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _failed(index: int, command: str, code: int, output: str) -> InstallError:
+    return InstallError(f"install command {index + 1} failed with exit code {code}: {command}\n"
+                        f"--- its output (last {OUTPUT_TAIL} characters) ---\n{output[-OUTPUT_TAIL:]}\n"
+                        f"nothing was cached; fix the command in the variant's harness.install")
+
+
+def docker_derived(client, base_image_id: str, install: list[str]) -> DerivedImage:
+    """The committed image for `install` on `base_image_id`, built now unless its key is already here."""
+    import docker
+    from docker.types import Mount
+
+    started = time.monotonic()
+    key = content_key(f"docker:{base_image_id}", install)
+    tag = f"{REPOSITORY}:{key}"
+    with _build_lock(key):
+        with contextlib.suppress(docker.errors.ImageNotFound):
+            found = client.images.get(tag)
+            if found.labels.get(f"{LABEL}.key") == key:
+                return DerivedImage(key, found.id, False, time.monotonic() - started)
+        mounts = [Mount(str(HOST_CA), str(HOST_CA), type="bind", read_only=True)] if HOST_CA.is_file() else []
+        container = client.containers.run(base_image_id, command=["sleep", "infinity"], init=True, user="0:0",
+                                          detach=True, name=f"nsb-build-{key}-{uuid.uuid4().hex[:6]}",
+                                          mounts=mounts, labels={f"{LABEL}.build": key})
+        try:
+            for index, command in enumerate(install):
+                code, output = container.exec_run(["sh", "-c", command], user="0:0", environment=BUILD_ENV)
+                if code != 0:
+                    raise _failed(index, command, code, output.decode(errors="replace"))
+            changes = ["USER 65534:65534", "WORKDIR /workspace", 'CMD ["sleep", "infinity"]',
+                       f"LABEL {LABEL}.key={key}", f"LABEL {LABEL}.base={base_image_id}"]
+            image = container.commit(repository=REPOSITORY, tag=key, changes=changes)
+        finally:
+            with contextlib.suppress(docker.errors.NotFound):
+                container.remove(force=True)
+    return DerivedImage(key, image.id, True, time.monotonic() - started)
+
+
+def bubblewrap_derived(base_rootfs: Path, base_identity: str, install: list[str]) -> DerivedImage:
+    """A cached rootfs: the base rootfs copied, the install commands run in it as root with network."""
+    started = time.monotonic()
+    key = content_key(base_identity, install)
+    folder = image_cache() / "derived" / key
+    rootfs = folder / "rootfs"
+    with _build_lock(key):
+        if (rootfs / "usr").is_dir():
+            return DerivedImage(key, str(rootfs), False, time.monotonic() - started)
+        scratch = folder / f"rootfs.partial-{os.getpid()}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            subprocess.run(["cp", "-a", "--reflink=auto", f"{base_rootfs}/.", str(scratch)], check=True)
+            for index, command in enumerate(install):
+                proc = subprocess.run(_bwrap_root(scratch, command), stdin=subprocess.DEVNULL, capture_output=True,
+                                      text=True, errors="replace")
+                if proc.returncode != 0:
+                    raise _failed(index, command, proc.returncode, proc.stdout + proc.stderr)
+            scratch.rename(rootfs)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return DerivedImage(key, str(rootfs), True, time.monotonic() - started)
+
+
+def _bwrap_root(root: Path, command: str) -> list[str]:
+    """bwrap as real root over the scratch copy: all capabilities (apt drops to _apt), host network + DNS."""
+    args = ["bwrap", "--bind", str(root), "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+            "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-add", "ALL",
+            "--ro-bind", "/etc/resolv.conf", "/etc/resolv.conf", "--clearenv"]
+    if HOST_CA.is_file():
+        args += ["--ro-bind", str(HOST_CA), str(HOST_CA)]
+    for name, value in BUILD_ENV.items():
+        args += ["--setenv", name, value]
+    return [*args, "--chdir", "/", "sh", "-c", command]

@@ -1,0 +1,103 @@
+"""Run a Python harness (the reference loop or a user's class) under nightshift's limits, in its own thread.
+
+The harness gets what the reference loop gets: the case, the sandbox (exec/read/write, wall-clocked),
+a model client (the trial's gateway session behind its LimitGuard), the seed and the trajectory path.
+How its run ends is decided here, not by the harness:
+
+* it returns an AgentOutcome → that outcome, unless a limit was reached first (the limit wins);
+* it raises LimitReached → that limit's status; GatewayError → infra_error (the endpoint, not the agent);
+* it raises anything else, or returns something else → agent_error, traceback in the trajectory;
+* it is still running at the wall clock → HarnessStopped is raised inside its thread and every further
+  model or sandbox call refuses; the trial ends `timeout` either way. A thread stuck in C code cannot be
+  interrupted: it is left behind (daemon), and its sandbox is destroyed under it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import threading
+import time
+import traceback
+from pathlib import Path
+
+from nightshift.gateway import GatewayError, GatewaySession
+from nightshift.harnesses.limits import (
+    GuardedSandbox,
+    HarnessStopped,
+    LimitedModel,
+    LimitGuard,
+    TrialLimits,
+)
+from nightshift.harnesses.resolve import ResolvedHarness
+from nightshift.models import AgentOutcome, Case
+
+STOP_GRACE_S = 5.0  # how long a stopped harness thread gets to unwind before it is abandoned
+
+
+def append_event(path: Path, event: str, **fields) -> None:
+    """One more line in a trial's trajectory, after the harness's own (which may have closed it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        handle.write(json.dumps({"t": None, "event": event, **fields}, default=str) + "\n")
+
+
+def _raise_in(thread: threading.Thread, exc_type: type[BaseException]) -> None:
+    """Ask the interpreter to raise exc_type in `thread` at its next bytecode (CPython's async exception)."""
+    if thread.ident is not None:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(exc_type))
+
+
+def run_python_harness(resolved: ResolvedHarness, model: str, case: Case, sandbox, session: GatewaySession,
+                       seed: int, trajectory: Path, limits: TrialLimits) -> AgentOutcome:
+    guard = LimitGuard(limits, session)
+    box: dict = {}
+
+    def body() -> None:
+        try:
+            agent = resolved.target(model, resolved.settings)
+            box["outcome"] = agent.run(case, GuardedSandbox(sandbox, guard), LimitedModel(session, guard), seed,
+                                       trajectory)
+        except BaseException as exc:  # noqa: BLE001 - every way out of user code is sorted below
+            box["error"], box["traceback"] = exc, traceback.format_exc()
+
+    thread = threading.Thread(target=body, name=f"harness-{case.id}", daemon=True)
+    thread.start()
+    thread.join(limits.wall_clock_s)
+    if thread.is_alive():
+        guard.stopped.set()
+        _raise_in(thread, HarnessStopped)
+        thread.join(STOP_GRACE_S)
+        left = " (its thread did not stop and was abandoned)" if thread.is_alive() else ""
+        reason = f"harness overran the {limits.wall_clock_s:g}s wall clock and was stopped{left}"
+        append_event(trajectory, "timeout", reason=reason, calls=guard.calls)
+        return AgentOutcome(ended_by="timeout", steps=guard.calls, reason=reason)
+    return _outcome(box, guard, trajectory)
+
+
+def _outcome(box: dict, guard: LimitGuard, trajectory: Path) -> AgentOutcome:
+    error = box.get("error")
+    if guard.hit is not None and not isinstance(error, GatewayError):
+        append_event(trajectory, guard.hit.status, reason=guard.hit.reason, calls=guard.calls)
+        return AgentOutcome(ended_by=guard.hit.status, steps=guard.calls, reason=guard.hit.reason)
+    if isinstance(error, GatewayError):
+        append_event(trajectory, "infra_error", error=str(error))
+        return AgentOutcome(ended_by="infra_error", steps=guard.calls, reason=str(error)[:500])
+    if isinstance(error, HarnessStopped):
+        return AgentOutcome(ended_by="timeout", steps=guard.calls, reason="harness stopped at the wall clock")
+    if error is not None:
+        append_event(trajectory, "agent_error", error=f"{type(error).__name__}: {error}",
+                     traceback=box["traceback"], at=time.time())
+        return AgentOutcome(ended_by="agent_error", steps=guard.calls,
+                            reason=f"harness raised {type(error).__name__}: {error}"[:500])
+    outcome = box.get("outcome")
+    if not isinstance(outcome, AgentOutcome):
+        reason = f"harness returned {type(outcome).__name__}, not nightshift.models.AgentOutcome"
+        append_event(trajectory, "agent_error", error=reason)
+        return AgentOutcome(ended_by="agent_error", steps=guard.calls, reason=reason)
+    if outcome.ended_by == "infra_error" and guard.gateway_error is None:
+        # infra errors are left out of scores: only nightshift's own machinery may claim one
+        reason = f"harness reported infra_error ({outcome.reason[:200]}) but no gateway call failed"
+        append_event(trajectory, "agent_error", error=reason)
+        return AgentOutcome(ended_by="agent_error", steps=guard.calls, reason=reason)
+    return outcome.model_copy(update={"steps": outcome.steps or guard.calls})

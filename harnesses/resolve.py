@@ -1,0 +1,96 @@
+"""Which harness a variant names: its class, its validated settings, and the identity the manifest pins.
+
+Every kind goes through the one registry (nightshift.plugins.HARNESSES): `reference` is a built-in name,
+a Python harness is an entry point of `nightshift.harnesses` or `module:Class` importable from the
+project folder, and a command harness is nightshift's own runner (harnesses/command.py) around the
+user's install and run lines. A harness declares its settings as a pydantic model in `Settings`; a
+field it does not declare is an error here, before any trial starts.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from nightshift.experiment.config import HarnessSpec
+from nightshift.plugins import HARNESSES
+from nightshift.registry import PluginError
+from nightshift.resources import project_dir
+
+
+class HarnessError(ValueError):
+    """A harness that cannot be used as written; `field` is the path under the variant's `harness`."""
+
+    def __init__(self, field_path: str, message: str):
+        super().__init__(message)
+        self.field = field_path
+
+
+@dataclass(frozen=True)
+class ResolvedHarness:
+    """A variant's harness, ready to build: the class (none for `command`), its settings, its pins."""
+
+    spec: HarnessSpec
+    target: Any
+    settings: BaseModel | None
+    identity: dict = field(default_factory=dict)
+
+
+def _importable_from_project() -> None:
+    """`module:Class` is looked up from the user's project folder too (console scripts do not put it on
+    sys.path, and a Prefect worker runs from it)."""
+    folder = str(project_dir())
+    if folder not in sys.path:
+        sys.path.append(folder)
+
+
+def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | None:
+    model = getattr(target, "Settings", None)
+    if model is None:
+        if settings:
+            raise HarnessError("settings", f"harness {name!r} declares no Settings model, so it takes no settings "
+                               f"(got {sorted(settings)}); remove 'settings' or add a pydantic Settings class to it")
+        return None
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise HarnessError("entrypoint", f"harness {name!r}: its Settings must be a pydantic BaseModel class")
+    known = set(model.model_fields) | {f.alias for f in model.model_fields.values() if f.alias}
+    unknown = sorted(set(settings) - known)
+    if unknown:  # even if the harness's model ignores extras: a typo must not pass silently
+        raise HarnessError(f"settings.{unknown[0]}", f"harness {name!r} has no setting {unknown[0]!r}; it knows "
+                           f"{sorted(known) or 'none'} (check the spelling against {model.__module__}."
+                           f"{model.__qualname__})")
+    try:
+        return model.model_validate(settings)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise HarnessError(f"settings.{where}" if where else "settings",
+                           f"harness {name!r}: {err['msg']} (fix the value to match {model.__qualname__})") from None
+
+
+def resolve_harness(spec: HarnessSpec) -> ResolvedHarness:
+    """Resolve and validate one variant's harness; HarnessError names the field and the fix."""
+    if spec.kind == "command":
+        from nightshift.harnesses.command import CommandHarness
+
+        identity = {"kind": "command", "run": spec.run, "install": list(spec.install), "env": dict(spec.env)}
+        return ResolvedHarness(spec, CommandHarness, None, identity)
+    name = "reference" if spec.kind == "reference" else str(spec.entrypoint)
+    if spec.kind == "reference" and spec.entrypoint not in (None, "reference"):
+        raise HarnessError("entrypoint", "kind 'reference' is nightshift's own loop; for your harness use "
+                           "kind 'python' with this entrypoint")
+    _importable_from_project()
+    try:
+        plugin = HARNESSES.resolve(name)
+    except PluginError as exc:
+        raise HarnessError("entrypoint", f"{exc}") from None
+    if not callable(getattr(plugin.target, "run", None)):
+        raise HarnessError("entrypoint", f"{name!r} resolves to {plugin.target!r}, which has no run(case, sandbox, "
+                           f"model, seed, trajectory_path) method; name a harness class (docs/HARNESSES.md)")
+    settings = _validate_settings(plugin.target, name, spec.settings)
+    identity = {"kind": spec.kind, "entrypoint": name, "source": plugin.source, "version": plugin.version,
+                "settings": settings.model_dump(mode="json") if settings else {}}
+    return ResolvedHarness(spec, plugin.target, settings, identity)

@@ -1,0 +1,241 @@
+"""Build a Harbor task's environment with the docker engine, exactly as its Dockerfile says.
+
+The context is the Dockerfile's folder; ``FROM`` names are resolved to local image ids first (a
+suite's base-image map may point a registry name at a local image, for machines without a
+registry), so the build never pulls. The image is tagged by content (``nightshift-harbor/<task>:
+<hash>``) and reused when that tag exists. A verifier layer on top adds, when the tests need them,
+the apt packages, uv and wheelhouse their scripts would have fetched (suites/harbor/verifier.py).
+The case pins the final image id; its starting workspace is the image's WORKDIR, copied out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nightshift.suites.harbor.task import HarborTask, TaskRefused
+from nightshift.suites.harbor.toolchain import fetch_uv, fetch_wheels, wheel_names
+from nightshift.suites.harbor.verifier import TOOLCHAIN, VerifierNeeds
+from nightshift.suites.loader import tree_hash
+
+_FROM = re.compile(r"^(\s*FROM\s+)((?:--\S+\s+)*)(\S+)(.*)$", re.IGNORECASE | re.MULTILINE)
+PROVIDE = ("`docker pull {name}` where a registry is reachable, `docker load -i FILE` with a saved image, or map "
+           "it to a local image in the suite's base-image map (import-suite --map-image '{name}=LOCAL')")
+
+
+@dataclass
+class BuiltEnvironment:
+    """The task's image as built, and what the case must know about it."""
+
+    task_image: str  # id of the image the Dockerfile made
+    image: str  # id the case runs: the task image, or its verifier layer
+    workdir: str
+    user: str
+    python: str | None  # '3.11' when the image has python3
+    bases: dict[str, str] = field(default_factory=dict)  # FROM name -> image id it was built on
+    wheels: list[str] = field(default_factory=list)
+    uv_version: str | None = None
+    apt_packages: list[str] = field(default_factory=list)
+
+
+def docker_client():
+    import docker
+
+    try:
+        client = docker.from_env(timeout=600)
+        client.ping()
+    except docker.errors.DockerException as exc:
+        raise TaskRefused(f"no docker engine reachable ({exc}); Harbor task environments are built with docker. "
+                          f"Fix: start dockerd on the importing machine") from exc
+    return client
+
+
+def _local_id(client, name: str) -> str | None:
+    import docker
+
+    try:
+        return client.images.get(name).id
+    except docker.errors.ImageNotFound:
+        return None
+    except docker.errors.APIError:
+        return None
+
+
+def resolve_bases(client, dockerfile: Path, base_images: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The Dockerfile with every external FROM replaced by a local image id, and that map."""
+    text = dockerfile.read_text()
+    stages: set[str] = set()
+    bases: dict[str, str] = {}
+
+    def replace(match: re.Match[str]) -> str:
+        name, tail = match[3], match[4]
+        if alias := re.search(r"\s+AS\s+(\S+)", tail, re.IGNORECASE):
+            stages.add(alias[1].lower())
+        if name.lower() in stages or name.lower() == "scratch":
+            return match[0]
+        if "$" in name:
+            raise TaskRefused(f"{dockerfile}: FROM {name} uses a build argument; nightshift cannot know the image. "
+                              f"Fix: write the image name in the FROM line")
+        local = base_images.get(name, name)
+        found = _local_id(client, local)
+        if found is None:
+            mapped = f" (mapped to {local}, which is not on this engine either)" if local != name else ""
+            raise TaskRefused(f"{dockerfile}: FROM {name}: the image is not on this docker engine{mapped}, and "
+                              f"nightshift never pulls at build time. Fix: {PROVIDE.format(name=name)}")
+        bases[name] = found
+        # the registry images a local base stands in for build as root; ours defaults to uid 65534
+        as_root = "\nUSER 0:0" if local != name else ""
+        return f"{match[1]}{match[2]}{found}{tail}{as_root}"
+
+    return _FROM.sub(replace, text), bases
+
+
+def _build(client, context: Path, dockerfile_text: str, tag: str, timeout_s: float, where: str) -> str:
+    import docker
+
+    if (existing := _local_id(client, tag)) is not None:
+        return existing
+    with tempfile.TemporaryDirectory(prefix="nightshift-dockerfile-") as tmp:
+        path = Path(tmp) / "Dockerfile"
+        path.write_text(dockerfile_text)
+        try:
+            image, _ = client.images.build(path=str(context), dockerfile=str(path), tag=tag, rm=True, forcerm=True,
+                                           pull=False, timeout=int(timeout_s), labels={"org.nightshift.harbor": tag})
+        except docker.errors.BuildError as exc:
+            log = "".join(str(chunk.get("stream", "")) for chunk in exc.build_log if isinstance(chunk, dict))
+            tail = "\n    ".join(log.strip().splitlines()[-12:])
+            raise TaskRefused(f"{where}: docker build failed: {exc.msg}\n    {tail}\nFix: make the Dockerfile build "
+                              f"offline from local images (docker build {context})") from exc
+        except docker.errors.APIError as exc:
+            raise TaskRefused(f"{where}: docker build failed: {exc.explanation}") from exc
+    return image.id
+
+
+def _python_version(client, image: str) -> str | None:
+    import docker
+
+    try:
+        out = client.containers.run(image, ["python3", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                    remove=True, network_mode="none", user="65534:65534", entrypoint=[])
+    except (docker.errors.ContainerError, docker.errors.APIError):
+        return None
+    return out.decode().strip() or None
+
+
+def _verifier_layer(client, task: HarborTask, image: str, needs: VerifierNeeds, python: str | None,
+                    built: BuiltEnvironment) -> str:
+    where = f"{task.folder}: verifier tooling"
+    with tempfile.TemporaryDirectory(prefix="nightshift-verifier-") as tmp:
+        root = Path(tmp)
+        lines = [f"FROM {image}", "USER 0:0"]
+        if needs.apt_packages:
+            packages = " ".join(needs.apt_packages)
+            lines.append(f"RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "
+                         f"--no-install-recommends {packages} && rm -rf /var/lib/apt/lists/*")
+            built.apt_packages = list(needs.apt_packages)
+        if needs.uses_uv:
+            if python is None:
+                raise TaskRefused(f"{where}: the tests run uv, and the image has no python3 for uv to use offline "
+                                  f"(nightshift never downloads a Python at verify time). Fix: install python3 in "
+                                  f"the Dockerfile")
+            version = needs.uv_version or "0.7.13"
+            uv = fetch_uv(version, f"{where}: uv {version}")
+            (root / "toolchain" / "bin").mkdir(parents=True)
+            for binary in uv.iterdir():
+                (root / "toolchain" / "bin" / binary.name).write_bytes(binary.read_bytes())
+                (root / "toolchain" / "bin" / binary.name).chmod(0o755)
+            wheels = root / "toolchain" / "wheels"
+            wheels.mkdir()
+            if needs.requirements:
+                house = fetch_wheels(needs.requirements, python, f"{where}: {' '.join(needs.requirements)}")
+                for wheel in house.glob("*.whl"):
+                    (wheels / wheel.name).write_bytes(wheel.read_bytes())
+                built.wheels = wheel_names(house)
+            built.uv_version = version
+            lines.append(f"COPY toolchain/ {TOOLCHAIN}/")
+        text = "\n".join(lines) + "\n"
+        key = hashlib.sha256((text + tree_hash(root)).encode()).hexdigest()[:16]
+        return _build(client, root, text, f"nightshift-harbor/{task.id}-verifier:{key}", task.build_timeout_s, where)
+
+
+def build_environment(task: HarborTask, needs: VerifierNeeds, base_images: dict[str, str]) -> BuiltEnvironment:
+    """Build (or reuse) the task image and its verifier layer; refusals name the file and the fix."""
+    client = docker_client()
+    if task.dockerfile is not None:
+        text, bases = resolve_bases(client, task.dockerfile, base_images)
+        key = hashlib.sha256((text + tree_hash(task.context)).encode()).hexdigest()[:16]
+        where = str(task.dockerfile)
+        task_image = _build(client, task.context, text, f"nightshift-harbor/{task.id}:{key}", task.build_timeout_s,
+                            where)
+    else:
+        name = str(task.docker_image)
+        found = _local_id(client, base_images.get(name, name))
+        if found is None:
+            raise TaskRefused(f"{task.meta_file} [environment] field 'docker_image' = {name!r}: not on this docker "
+                              f"engine. Fix: {PROVIDE.format(name=name)}")
+        task_image, bases = found, {name: found}
+    config = client.images.get(task_image).attrs.get("Config") or {}
+    workdir = (config.get("WorkingDir") or "").rstrip("/") or "/app"
+    python = _python_version(client, task_image)
+    built = BuiltEnvironment(task_image=task_image, image=task_image, workdir=workdir,
+                             user=str(config.get("User") or "root"), python=python, bases=bases)
+    if needs.needs_layer:
+        built.image = _verifier_layer(client, task, task_image, needs, python, built)
+    return built
+
+
+def extract_workdir(image: str, workdir: str, into: Path) -> None:
+    """Copy the image's WORKDIR (what COPY and RUN put there) into ``into``: the starting workspace."""
+    import docker
+
+    client = docker_client()
+    into.mkdir(parents=True, exist_ok=True)
+    container = client.containers.create(image, command=["true"], entrypoint=[], network_mode="none")
+    try:
+        stream, _ = container.get_archive(workdir)
+        data = io.BytesIO(b"".join(stream))
+    except docker.errors.NotFound:
+        return  # the image has no such folder yet: the workspace starts empty
+    finally:
+        container.remove(force=True)
+    with tarfile.open(fileobj=data) as archive:
+        members = []
+        for member in archive.getmembers():
+            parts = Path(member.name).parts[1:]  # the archive's first part is the folder itself
+            if not parts or member.isdev():
+                continue
+            member.name = str(Path(*parts))
+            members.append(member)
+        archive.extractall(into, members=members, filter=_safe_member)
+
+
+def _safe_member(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+    """tarfile's 'data' rules, but a member they refuse (a link leading outside) is left out, not fatal."""
+    try:
+        return tarfile.data_filter(member, dest)
+    except tarfile.FilterError:
+        return None
+
+
+def sidecar_image(task: HarborTask, base_images: dict[str, str], name: str, context: Path | None, ref: str) -> str:
+    """The image id of one compose service: ``ref`` is its Dockerfile (built like the task's, FROM mapped)
+    or, without a build ``context``, an image that must be on the engine (or mapped)."""
+    client = docker_client()
+    where = f"{task.compose} services.{name}"
+    if context is None:
+        found = _local_id(client, base_images.get(ref, ref))
+        if found is None:
+            raise TaskRefused(f"{where} field 'image' = {ref!r}: not on this docker engine, and nightshift never "
+                              f"pulls. Fix: {PROVIDE.format(name=ref)}")
+        return found
+    dockerfile = Path(ref)
+    if not dockerfile.is_file():
+        raise TaskRefused(f"{where} field 'build': {dockerfile} does not exist; fix the build context or dockerfile")
+    text, _ = resolve_bases(client, dockerfile, base_images)
+    key = hashlib.sha256((text + tree_hash(context)).encode()).hexdigest()[:16]
+    return _build(client, context, text, f"nightshift-harbor/{task.id}-{name}:{key}", task.build_timeout_s, where)

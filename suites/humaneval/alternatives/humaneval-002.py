@@ -1,0 +1,5 @@
+import math
+
+
+def truncate_number(number: float) -> float:
+    return number - math.floor(number)

@@ -1,0 +1,5 @@
+import heapq
+
+
+def maximum(arr, k):
+    return sorted(heapq.nlargest(k, arr)) if k else []

@@ -1,0 +1,46 @@
+"""What a trial's Prefect task run says about its outcome: a state name, a run name with the status, one log line.
+
+The outcome goes into the state name (run_trial returns a state named for it: ``resolved``, ``failed``,
+``step_limit``, ``infra_error`` ...) and into the task run's name (``case/variant/seedN: status``), which
+the UI's task-run search filters on. No tags: Prefect 3.9 treats every task-run tag as a possible tag
+concurrency limit and acquires a leased slot per tagged run; with 160 trials at once that made the
+server answer 503 and trials crash in the night benchmark. Everything here is best effort: the UI
+never decides a result.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from nightshift.experiment.trials import TrialSpec
+from nightshift.models import TrialResult, TrialStatus
+
+_log = logging.getLogger(__name__)
+
+
+def outcome_line(row: TrialResult) -> str:
+    """One line a user can read in the UI's log tab: outcome, score, steps, tokens, duration (and why)."""
+    tokens = row.input_tokens + row.output_tokens
+    line = (f"{row.status.value}: {row.case_id}/{row.variant}/seed{row.seed} score {row.score:g}, "
+            f"progress {row.progress:.0%}, {row.steps} steps, {tokens:,} tokens "
+            f"({row.input_tokens:,} in / {row.output_tokens:,} out), {row.duration_s:.1f} s")
+    if row.cost_usd:
+        line += f", ${row.cost_usd:.4f}"
+    if row.reason and row.split != "heldout":
+        line += f" — {row.reason[:200]}"
+    return line
+
+
+def name_task_run(spec: TrialSpec, status: TrialStatus) -> None:
+    """Append the status to this task run's name (searchable in the UI); silent without a Prefect run."""
+    try:
+        from prefect.client.orchestration import get_client
+        from prefect.context import TaskRunContext
+
+        ctx = TaskRunContext.get()
+        if ctx is None or ctx.task_run is None:
+            return
+        with get_client(sync_client=True) as client:
+            client.set_task_run_name(ctx.task_run.id, f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {status}")
+    except Exception as exc:  # noqa: BLE001 - a name is a convenience; the row is already written
+        _log.debug("could not rename the task run: %s", exc)

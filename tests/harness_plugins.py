@@ -1,0 +1,65 @@
+"""Python harnesses that misbehave on purpose, named by tests as `tests.harness_plugins:Name`."""
+
+from __future__ import annotations
+
+import time
+
+from pydantic import BaseModel
+
+from nightshift.models import AgentOutcome
+
+PROMPT = [{"role": "user", "content": "say ok"}]
+
+
+class Raises:
+    """One model call, then a bug in the harness."""
+
+    def __init__(self, model: str, settings: None):
+        self.model = model
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        model.chat(model=self.model, messages=PROMPT, tools=[], seed=seed)
+        raise KeyError("plan_for_step_7")
+
+
+class Hangs:
+    """Runs a command, then loops without end (no model call that could stop it)."""
+
+    def __init__(self, model: str, settings: None):
+        pass
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        sandbox.exec("true", timeout_s=5)
+        while True:
+            try:  # noqa: SIM105 - a harness that swallows errors must still be stopped
+                time.sleep(0.05)
+            except Exception:  # noqa: BLE001
+                pass
+
+
+class Overruns:
+    """Ignores every refusal and keeps calling the model, then claims it submitted."""
+
+    class Settings(BaseModel):
+        calls: int = 50
+
+    def __init__(self, model: str, settings: Settings):
+        self.model, self.settings = model, settings
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        for _ in range(self.settings.calls):
+            try:
+                model.chat(model=self.model, messages=PROMPT, tools=[], seed=seed, max_tokens=64)
+            except Exception:  # noqa: BLE001, S112 - swallowing the limit must not help it
+                continue
+        return AgentOutcome(ended_by="submitted", steps=1)
+
+
+class ClaimsInfra:
+    """Reports infra_error (left out of scores) although nothing failed."""
+
+    def __init__(self, model: str, settings: None):
+        pass
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        return AgentOutcome(ended_by="infra_error", reason="not my fault")

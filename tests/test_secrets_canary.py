@@ -1,0 +1,129 @@
+"""The API key never enters Prefect's state: a sharded night run with a canary key leaves no trace of it.
+
+The parent flow reads the key from its environment; the worker is started *without* it and its child
+flow runs read it from the Prefect Secret block the experiment names. The parent starts the
+simulator itself (no base_url), the case that used to hand the key to the children as a flow-run
+parameter. Afterwards the canary is searched for in the Prefect server's database files, in the
+responses of the API's filter endpoints, and in every file under the run folder and the state
+folders (Prefect home, sandbox root, logs): zero hits. The simulator's log proves the canary was the
+key actually used, by the parent and by the children.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+from nightshift.deployments.server import QUIET_ENV, deploy
+from nightshift.flows.nightly_eval import nightly_eval
+from nightshift.simulator.request_log import key_hash, read_log
+from tests.conftest import _STATE, BUILTIN
+from tests.test_shards_two_workers import PROJECT_ROOT, stop_worker
+
+KEY_ENV = "NIGHTSHIFT_CANARY_TEST_KEY"
+SECRET_BLOCK = "nightshift-canary-key"
+CASES = sorted(p.name for p in BUILTIN.iterdir() if (p / "case.toml").is_file())[:3]
+API_FILTERS = ["flow_runs", "task_runs", "logs", "artifacts", "deployments", "block_documents", "variables",
+               "work_pools", "flows", "concurrency_limits"]
+
+
+def _hits(root: Path, needle: bytes) -> list[str]:
+    found = []
+    for path in root.rglob("*"):
+        try:
+            if path.is_file() and not path.is_symlink() and needle in path.read_bytes():
+                found.append(str(path))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.fixture(scope="module")
+def canary_night(prefect_server: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    from prefect.blocks.system import Secret
+
+    tmp = tmp_path_factory.mktemp("canary")
+    canary = f"sk-canary-{uuid.uuid4().hex}"
+    Secret(value=canary).save(SECRET_BLOCK, overwrite=True)
+    exp = tmp / "canary.yaml"
+    exp.write_text(f"""
+name: canary
+cases: {CASES}
+variants: [{{name: strong, model: sim-strong}}]
+seeds: [1, 2]
+concurrency: 2
+model: {{api_key_env: {KEY_ENV}, api_key_secret: {SECRET_BLOCK}}}
+shards: {{count: 2, poll_s: 1}}
+schedule: {{history: none}}
+output_dir: out
+""")
+    deploy(prefect_server)
+    worker_env = {k: v for k, v in os.environ.items() if k != KEY_ENV}  # the worker must use the Secret block
+    worker_env.update({**QUIET_ENV, "PREFECT_API_URL": prefect_server, "PREFECT_WORKER_QUERY_SECONDS": "1"})
+    worker = subprocess.Popen([sys.executable, "-m", "prefect", "worker", "start", "--pool", "nightshift-local",
+                               "--name", "canary-worker", "--limit", "2"], env=worker_env, cwd=PROJECT_ROOT,
+                              stdout=(tmp / "worker.log").open("wb"), stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    os.environ[KEY_ENV] = canary
+    try:
+        summary = nightly_eval(experiment_file=str(exp))
+    finally:
+        os.environ.pop(KEY_ENV, None)
+        stop_worker(worker)
+    return {"canary": canary, "summary": summary, "tmp": tmp, "url": prefect_server}
+
+
+def test_the_canary_key_was_the_key_in_use(canary_night: dict) -> None:
+    logs = list((canary_night["tmp"] / "out" / ".simulator").glob("requests-*.jsonl"))
+    rows = [row for log in logs for row in read_log(log)]
+    assert rows and {row["key_hash"] for row in rows} == {key_hash(canary_night["canary"])}
+    assert canary_night["summary"]["trials"] == len(CASES) * 2
+
+
+def test_no_file_of_the_run_or_the_state_folders_holds_the_key(canary_night: dict) -> None:
+    needle = canary_night["canary"].encode()
+    roots = [canary_night["tmp"], _STATE, PROJECT_ROOT / ".nightshift"]
+    assert (_STATE / "prefect-server").is_dir()  # the server's SQLite database is among them
+    hits = [hit for root in roots if root.is_dir() for hit in _hits(root, needle)]
+    assert hits == []
+
+
+def test_no_prefect_api_response_holds_the_key(canary_night: dict) -> None:
+    url, canary = canary_night["url"], canary_night["canary"]
+    with httpx.Client(base_url=url, timeout=30) as client:
+        children = client.post("/flow_runs/filter", json={"limit": 200}).json()
+        assert any(run["name"].endswith("shard-1of2") for run in children)
+        for name in API_FILTERS:
+            response = client.post(f"/{name}/filter", json={"limit": 200})
+            assert response.status_code == 200, (name, response.text[:200])
+            assert canary not in response.text, name
+        for run in children:
+            detail = client.get(f"/flow_runs/{run['id']}")
+            assert canary not in detail.text and "endpoint_key" not in detail.text
+
+
+def test_the_key_comes_from_the_environment_first_then_the_named_secret_block(prefect_server: str, tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from prefect.blocks.system import Secret
+
+    from nightshift.experiment.config import ExperimentError, load_experiment
+    from nightshift.flows.endpoint import api_key
+
+    path = tmp_path / "key.yaml"
+    path.write_text(f"name: key\nvariants: [{{name: a, model: sim-strong}}]\n"
+                    f"model: {{api_key_env: {KEY_ENV}, api_key_secret: nightshift-key-test-missing}}\n")
+    exp = load_experiment(path)
+    monkeypatch.setenv(KEY_ENV, "from-env")
+    assert api_key(exp) == "from-env"
+    monkeypatch.delenv(KEY_ENV)
+    with pytest.raises(ExperimentError, match="model.api_key_secret.*nightshift-key-test-missing"):
+        api_key(exp)
+    Secret(value="from-block").save("nightshift-key-test-present", overwrite=True)
+    assert api_key(exp.model_copy(update={"model": exp.model.model_copy(
+        update={"api_key_secret": "nightshift-key-test-present"})})) == "from-block"
