@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from nightshift.atomic_files import atomic_write_bytes
 from nightshift.models import GradeResult
-from nightshift.tasks.results import _atomic_write
 
 
 def grade_path(run_dir: Path, trial_id: str) -> Path:
@@ -22,12 +22,12 @@ def diff_path(run_dir: Path, trial_id: str) -> Path:
 
 
 def write_grade(run_dir: Path, trial_id: str, grade: GradeResult) -> None:
-    _atomic_write(grade_path(run_dir, trial_id), grade.model_dump_json(indent=1).encode())
+    atomic_write_bytes(grade_path(run_dir, trial_id), grade.model_dump_json(indent=1).encode())
 
 
 def write_diff(run_dir: Path, trial_id: str, text: str, dropped: int) -> None:
     note = f"\n# ... {dropped} more bytes of diff were cut by the sandbox output limit\n" if dropped else ""
-    _atomic_write(diff_path(run_dir, trial_id), (text + note).encode())
+    atomic_write_bytes(diff_path(run_dir, trial_id), (text + note).encode())
 
 
 def read_grade(run_dir: Path, trial_id: str) -> dict | None:
