@@ -125,6 +125,10 @@ def check_comparable(a: RunManifest, b: RunManifest, allow: set[str] = frozenset
 def manifest_of(run: str | Path) -> RunManifest:
     """The manifest of a run folder (or of the folder holding a results.parquet)."""
     path = Path(run)
+    if not path.exists():  # name what is missing, not the folder above it
+        raise NotComparable(f"{path}: no such run folder or file (in {path.parent}: "
+                            f"{'it exists' if path.parent.is_dir() else 'which does not exist either'}); "
+                            "pass a run folder written by nightshift run, e.g. runs/<experiment>-<hash>")
     folder = path if path.is_dir() else path.parent
     if not (folder / "manifest.json").is_file():
         raise NotComparable(f"{folder}: no manifest.json, so nothing says what this run pinned; pass a run folder "

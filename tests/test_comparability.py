@@ -75,3 +75,10 @@ def test_a_nested_pin_names_its_differing_leaf_even_among_long_values() -> None:
     assert "sandbox_limits.pids: -  ≠  64" in str(err.value) and "setting_" not in str(err.value)
     assert {d.field for d in check_comparable(a, b, allow={"sandbox_limits"})} == {
         "sandbox_limits.cpu_seconds", "sandbox_limits.pids"}
+
+
+def test_a_missing_run_folder_is_named_itself_not_its_parent(tmp_path) -> None:
+    from nightshift.experiment.comparability import manifest_of
+
+    with pytest.raises(NotComparable, match=f"^{tmp_path}/nope: no such run folder"):
+        manifest_of(tmp_path / "nope")
