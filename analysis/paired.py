@@ -41,7 +41,7 @@ class Comparison:
     test: str
     noise_floor: float | None
     floor_source: str
-    mdd: float
+    mdd: float | None  # None: the differences had no spread to size a test from
     detect: float
     seeds_needed: int | None
     cases_needed: int | None
@@ -116,7 +116,8 @@ def compare(arrays: dict[str, np.ndarray], a: str, b: str, metric: str = "pass_r
     line = (f"{b} − {a} = {_pts(diff)} pts [{_pts(low)}, {_pts(high)}], {_p(test.p)}, "
             f"noise floor {'±%.1f' % (100 * floor) if floor is not None else 'not measured (one seed)'} → {verdict}")
     return Comparison(a, b, metric, scope, n, float(np.mean((n_a + n_b) / 2)) if n else 0.0, diff, se, low, high,
-                      test.p, test.method, floor, source if floor is not None else "none", mdd(se), detect,
+                      test.p, test.method, floor, source if floor is not None else "none",
+                      mdd(se) if se > 0 else None, detect,  # zero (or no) spread measures nothing: no MDD
                       k_needed, n_needed, verdict, line)
 
 

@@ -112,6 +112,12 @@ def power_lines(analysis: Analysis) -> list[str]:
         seeds = ("more seeds alone cannot (the cases disagree)" if c.seeds_needed is None
                  else f"{c.seeds_needed} seed{'s' if c.seeds_needed > 1 else ''} per case")
         cases = "" if c.cases_needed is None else f", or about {c.cases_needed:,} cases at {c.seeds:.1f} seeds"
+        if c.mdd is None:
+            lines.append(f"{c.variant} − {c.baseline}: with {c.cases} cases × {c.seeds:.1f} seeds every paired "
+                         "difference is the same, so no minimum detectable difference can be estimated (zero "
+                         "variance says the arms behaved alike here, e.g. a setting the model ignores, not that "
+                         "any difference would be seen); add cases or seeds.")
+            continue
         need = "this size is already enough" if c.mdd <= c.detect else f"{seeds}{cases}"
         lines.append(f"{c.variant} − {c.baseline}: with {c.cases} cases × {c.seeds:.1f} seeds the minimum detectable "
                      f"difference at 80% power is {100 * c.mdd:.1f} pts; to detect {100 * c.detect:.1f} pts: {need}.")

@@ -82,12 +82,29 @@ def differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
             diff = _case_difference(a.cases, b.cases)
             found += [diff] if diff else []
         elif getattr(a, name) != getattr(b, name):
-            found.append(PinDifference(name, _short(getattr(a, name)), _short(getattr(b, name))))
+            found += _leaf_differences(name, getattr(a, name), getattr(b, name))
     return found
 
 
+_MISSING = object()
+
+
+def _leaf_differences(path: str, a: object, b: object) -> list[PinDifference]:
+    """Nested pins (sandbox limits, validation records...) as the leaf paths that differ, so the field that
+    decides (``sandbox_limits.cpu_seconds``) is never lost in a cut-off dump of the whole dict."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        found = []
+        for key in sorted(set(a) | set(b), key=str):
+            va, vb = a.get(key, _MISSING), b.get(key, _MISSING)
+            if va != vb:
+                found += _leaf_differences(f"{path}.{key}", va, vb)
+        return found
+    shown = ["-" if v is _MISSING else _short(v) for v in (a, b)]
+    return [PinDifference(path, *shown)]
+
+
 def _base_field(diff: PinDifference) -> str:
-    return diff.field.split("[", 1)[0]
+    return diff.field.split("[", 1)[0].split(".", 1)[0]
 
 
 def check_comparable(a: RunManifest, b: RunManifest, allow: set[str] = frozenset()) -> list[PinDifference]:
@@ -108,6 +125,10 @@ def check_comparable(a: RunManifest, b: RunManifest, allow: set[str] = frozenset
 def manifest_of(run: str | Path) -> RunManifest:
     """The manifest of a run folder (or of the folder holding a results.parquet)."""
     path = Path(run)
+    if not path.exists():  # name what is missing, not the folder above it
+        raise NotComparable(f"{path}: no such run folder or file (in {path.parent}: "
+                            f"{'it exists' if path.parent.is_dir() else 'which does not exist either'}); "
+                            "pass a run folder written by nightshift run, e.g. runs/<experiment>-<hash>")
     folder = path if path.is_dir() else path.parent
     if not (folder / "manifest.json").is_file():
         raise NotComparable(f"{folder}: no manifest.json, so nothing says what this run pinned; pass a run folder "

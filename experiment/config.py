@@ -130,7 +130,11 @@ class ModelEndpoint(_Strict):
     tokens_per_minute: int | None = Field(None, ge=1, description="Tokens/min quota of the API key; unset: "
                                           "learned from the endpoint's x-ratelimit-limit-tokens header.")
     share: float = Field(1.0, gt=0, le=1, description="Fraction of the key's quota this process uses; give each "
-                         "process (or host) that shares the key its share, summing to at most 1.")
+                         "process (or host) that shares the key its share, summing to at most 1. With a "
+                         "quota_store it applies only while the store is unreachable.")
+    quota_store: str | None = Field(None, description="redis://host:port/db of a Redis server every worker of the "
+                                    "key reaches: the whole fleet then reserves from one shared RPM/TPM budget "
+                                    "(docs/GATEWAY.md). Unset: this process shapes alone, at its share.")
     concurrency_limit: str | None = Field(None, description="Name of a Prefect global concurrency limit of which "
                                           "each trial holds one slot while it calls the model (created with "
                                           "'concurrency' slots if missing; lower it in the UI to throttle). "

@@ -16,6 +16,9 @@ Owns the pacing of this process's model calls; knows nothing of HTTP or of trial
   (sleeping callers wake, see the pause and queue again behind it) and multiplies the rate by 0.8,
   once per episode (a 429 that arrives while the process is still paused is the same episode); the
   rate recovers by 2 % of the quota per second after 5 s without a 429.
+* With a fleet store (``fleet.py``: Redis, shared by every worker of the key) each call also reserves in
+  the fleet's buckets, and the local buckets shape at the whole quota instead of a share: a worker that
+  idles or leaves frees its part for the others. Unreachable store: back to ``share``, until it answers.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nightshift.gateway.fleet import FleetBuckets
 from nightshift.gateway.headers import RateLimitHeaders
 
 
@@ -82,8 +86,10 @@ class QuotaGate:
     DEFAULT_PAUSE_S = 1.0
 
     def __init__(self, quota: Quota | None = None, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, fleet: FleetBuckets | None = None) -> None:
         self.quota = quota or Quota()
+        self.fleet = fleet
+        self._on_fleet = fleet is not None  # False while the store is unreachable: shape at our share
         self._clock, self._sleep = clock, sleep
         self._lock = threading.Lock()
         now = clock()
@@ -104,8 +110,9 @@ class QuotaGate:
             if not per_minute:
                 setattr(self, name, None)
                 continue
-            rate = per_minute * self.quota.share * self.factor / 60.0
-            capacity = max(1.0, per_minute * self.quota.share / 60.0 * self.quota.burst_s)
+            share = 1.0 if self._on_fleet else self.quota.share
+            rate = per_minute * share * self.factor / 60.0
+            capacity = max(1.0, per_minute * share / 60.0 * self.quota.burst_s)
             bucket = getattr(self, name)
             if bucket is None:
                 setattr(self, name, TokenBucket(rate, capacity, now))
@@ -129,6 +136,10 @@ class QuotaGate:
                 epoch = self._epoch
                 wait = max((b.reserve(amount, now) for b, amount in ((self._requests, 1), (self._tokens, tokens))
                             if b is not None), default=0.0)
+                rpm, tpm = (self.quota.requests_per_minute, self.quota.tokens_per_minute)
+                rpm, tpm = (rpm and rpm * self.factor), (tpm and tpm * self.factor)
+            if self.fleet is not None:  # network I/O: outside the lock
+                wait = max(wait, self._fleet_reserve(rpm, tpm, tokens))
             if wait <= 0:
                 return self._clock() - started
             self._sleep(wait)
@@ -137,12 +148,22 @@ class QuotaGate:
                     return self._clock() - started
             # a 429 paused the process while this caller slept: its reservation is void, queue again
 
+    def _fleet_reserve(self, rpm: float | None, tpm: float | None, tokens: float) -> float:
+        fleet_wait = self.fleet.reserve(rpm, tpm, tokens)
+        if (fleet_wait is not None) != self._on_fleet:  # the store went away or came back: reshape locally
+            with self._lock:
+                self._on_fleet = fleet_wait is not None
+                self._configure(self._clock())
+        return fleet_wait or 0.0
+
     def settle(self, estimated_tokens: float, charged_tokens: float) -> None:
         """Correct the token bucket once the response's usage says what the call really charged."""
         with self._lock:
             if self._tokens is not None:
                 self._tokens.level = min(self._tokens.capacity,
                                          self._tokens.level - (charged_tokens - estimated_tokens))
+        if self.fleet is not None:
+            self.fleet.settle(self.quota.tokens_per_minute, charged_tokens - estimated_tokens)
 
     def observe(self, headers: RateLimitHeaders) -> None:
         """Learn an unstated quota from x-ratelimit-limit-*; never hold more than our share of what the
@@ -161,7 +182,7 @@ class QuotaGate:
                                       (self._tokens, headers.remaining_tokens)):
                 if bucket is not None and remaining is not None:
                     bucket.refill(now)
-                    bucket.level = min(bucket.level, remaining * self.quota.share)
+                    bucket.level = min(bucket.level, remaining * (1.0 if self._on_fleet else self.quota.share))
 
     def rate_limited(self, headers: RateLimitHeaders) -> float:
         """A 429 arrived: pause every caller until the endpoint's hint and slow down. Returns the pause."""
@@ -184,11 +205,15 @@ class QuotaGate:
                 for bucket in (self._requests, self._tokens):
                     if bucket is not None:
                         bucket.empty_until(until)
-            return pause
+        if self.fleet is not None:  # the endpoint said the key is drained: every worker holds off
+            self.fleet.pause(pause)
+        return pause
 
     def snapshot(self) -> dict:
         """Current state, for logs and the benchmark."""
         with self._lock:
             return {"requests_per_minute": self.quota.requests_per_minute,
                     "tokens_per_minute": self.quota.tokens_per_minute, "share": self.quota.share,
-                    "factor": round(self.factor, 3), "pauses": self.pauses, "paused_s": round(self.paused_s, 3)}
+                    "factor": round(self.factor, 3), "pauses": self.pauses, "paused_s": round(self.paused_s, 3),
+                    "fleet": None if self.fleet is None else {"url": self.fleet.url, "available": self._on_fleet,
+                                                              "failures": self.fleet.failures}}

@@ -20,6 +20,7 @@ import openai
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from nightshift.gateway.buckets import Quota, QuotaGate
+from nightshift.gateway.fleet import FleetBuckets, fleet_id
 from nightshift.gateway.headers import RateLimitHeaders
 from nightshift.gateway.retry import BackoffWait, failure_kind, is_retryable, too_large
 from nightshift.gateway.slots import api_slot
@@ -42,13 +43,15 @@ class ModelGateway:
     def __init__(self, base_url: str, api_key: str, max_retries: int = 6, timeout_s: float = 120,
                  backoff: BackoffWait | None = None, quota: Quota | None = None,
                  prices: Mapping[str, Price] | None = None, concurrency_limit: str | None = None,
-                 concurrency_slots: int = 32):
+                 concurrency_slots: int = 32, quota_store: str | None = None):
         # the SDK's own retries are off: tenacity retries here so every wait is counted and shaped
         self.client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=timeout_s)
         self._secret = api_key
         self.max_retries = max_retries
         self.backoff = backoff or BackoffWait()
-        self.gate = QuotaGate(quota)
+        quota = quota or Quota()
+        fleet = FleetBuckets(quota_store, fleet_id(base_url, api_key), quota.burst_s) if quota_store else None
+        self.gate = QuotaGate(quota, fleet=fleet)
         self.estimator = TokenEstimator()
         self.prices: Mapping[str, Price] = prices or {}
         self.concurrency_limit = concurrency_limit
@@ -62,7 +65,7 @@ class ModelGateway:
         quota = Quota(settings.requests_per_minute, settings.tokens_per_minute, settings.share)
         return cls(base_url, api_key, max_retries=settings.max_retries, timeout_s=settings.timeout_s,
                    quota=quota, prices=settings.prices, concurrency_limit=settings.concurrency_limit,
-                   concurrency_slots=concurrency_slots)
+                   concurrency_slots=concurrency_slots, quota_store=settings.quota_store)
 
     def session(self) -> GatewaySession:
         return GatewaySession(self)

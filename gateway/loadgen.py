@@ -1,7 +1,7 @@
 """Synthetic load: many concurrent callers making chat calls for a while, through any client.
 
 Used by bench/gateway_bench.py and by the shared-quota test, and by an operator who wants to see the
-gateway hold a quota: ``NIGHTSHIFT_API_KEY=... python -m gateway.loadgen --base-url URL --callers 128
+gateway hold a quota: ``NIGHTSHIFT_API_KEY=... python -m nightshift.gateway.loadgen --base-url URL --callers 128
 --seconds 60 --rpm 600 --tpm 200000 [--share 0.5]`` prints a JSON summary. The API key is read from the
 environment, never from the command line (where ``ps`` would show it).
 """
@@ -79,7 +79,7 @@ def drive(call: Callable[[list[dict]], None], callers: int, seconds: float, min_
     threads = [threading.Thread(target=caller, args=(i,), daemon=True, name=f"load-{i}") for i in range(callers)]
     for thread in threads:
         thread.start()
-    time.sleep(max(0.0, deadline - time.monotonic()))
+    stop.wait(max(0.0, deadline - time.monotonic()))  # returns early once a caller set it (--calls)
     stop.set()
     end = time.monotonic() + grace_s
     for thread in threads:
@@ -95,8 +95,23 @@ def gateway_caller(gateway: ModelGateway, model: str, max_tokens: int) -> Callab
     return call
 
 
+def _stop_after(call: Callable[[list[dict]], None], calls: int, stop: threading.Event
+                ) -> Callable[[list[dict]], None]:
+    """A call that sets ``stop`` once ``calls`` of them have succeeded (a worker with a fixed amount of work)."""
+    done = [0]
+    lock = threading.Lock()
+
+    def limited(messages: list[dict]) -> None:
+        call(messages)
+        with lock:
+            done[0] += 1
+            if done[0] >= calls:
+                stop.set()
+    return limited
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gateway.loadgen", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m nightshift.gateway.loadgen", description=__doc__.splitlines()[0])
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--api-key-env", default="NIGHTSHIFT_API_KEY")
     parser.add_argument("--model", default="sim-strong")
@@ -105,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rpm", type=float, default=None, help="requests/min of the key (unset: learn it)")
     parser.add_argument("--tpm", type=float, default=None, help="tokens/min of the key (unset: learn it)")
     parser.add_argument("--share", type=float, default=1.0)
+    parser.add_argument("--quota-store", default=None, help="redis://... shared by the fleet (model.quota_store)")
+    parser.add_argument("--calls", type=int, default=None, help="stop after this many successful calls")
     parser.add_argument("--burst-s", type=float, default=Quota.burst_s)
     parser.add_argument("--max-tokens", type=int, default=130)
     parser.add_argument("--min-chars", type=int, default=600)
@@ -121,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"loadgen: set {args.api_key_env} to the API key", file=sys.stderr)
         return 2
     gateway = ModelGateway(args.base_url, key, max_retries=args.max_retries, timeout_s=60,
-                           quota=Quota(args.rpm, args.tpm, args.share, args.burst_s))
+                           quota=Quota(args.rpm, args.tpm, args.share, args.burst_s), quota_store=args.quota_store)
     start_at = args.start_at
     if args.handshake:
         print(json.dumps({"ready": True}), flush=True)
@@ -129,9 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     if start_at is not None:
         time.sleep(max(0.0, start_at - time.time()))
     started = time.time()
-    result = drive(gateway_caller(gateway, args.model, args.max_tokens), args.callers, args.seconds,
-                   args.min_chars, args.max_chars, args.seed)
-    print(json.dumps({"started": started, "ok": result.ok, "failed": result.failed,
+    stop = threading.Event()
+    call = gateway_caller(gateway, args.model, args.max_tokens)
+    if args.calls is not None:
+        call = _stop_after(call, args.calls, stop)
+    result = drive(call, args.callers, args.seconds, args.min_chars, args.max_chars, args.seed, stop=stop)
+    print(json.dumps({"started": started, "finished": time.time(), "ok": result.ok, "failed": result.failed,
                       "gate": gateway.gate.snapshot()}))
     return 0
 

@@ -119,6 +119,9 @@ def plan(args: argparse.Namespace) -> int:
                         requests_per_minute=rpm * share if rpm else None,
                         tokens_per_minute=tpm * share if tpm else None,
                         gpu_cards=args.gpu_cards if args.gpu_cards is not None else settings.get("gpu_cards", 0))
+    if not (args.concurrency or settings.get("concurrency")):
+        print("nightshift plan: no --concurrency and no experiment file: evaluating concurrency 1 "
+              "(give --concurrency N for the slots you will run)")
     for line in report(loads, capacity, deadline_s, start, history):
         print(line)
     return 0 if concurrency_needed(loads, capacity, deadline_s) is not None else 1
@@ -133,12 +136,14 @@ def report(loads: list[TrialLoad], capacity: Capacity, deadline_s: float, start:
              if history else "flat figure, no history")
     quota = ", ".join(f"{v:,.0f} {k}" for k, v in (("requests/min", capacity.requests_per_minute),
                                                       ("tokens/min", capacity.tokens_per_minute)) if v) or "none"
-    lines = [f"{n:,} trials, deadline in {span(deadline_s)} ({start + timedelta(seconds=deadline_s):%H:%M} UTC "
-             f"if started now)",
+    lines = [f"{n:,} trials, deadline in {span(deadline_s)} "
+             f"({start + timedelta(seconds=deadline_s):%Y-%m-%d %H:%M} UTC if started now)",
              f"  per trial: {span(mean)} mean, longest {span(max(t.duration_s for t in loads))} "
              f"({where}); {sum(t.tokens for t in loads) / n:,.0f} tokens, {sum(t.requests for t in loads) / n:.1f} "
              f"requests",
-             f"  quota: {quota}; GPU cards: {capacity.gpu_cards}", ""]
+             f"  quota: {quota}; GPU cards: {capacity.gpu_cards}",
+             f"  to finish by the deadline the night needs {sum(t.tokens for t in loads) / (deadline_s / 60):,.0f} "
+             f"tokens/min and {sum(t.requests for t in loads) / (deadline_s / 60):,.1f} requests/min on average", ""]
     needed = concurrency_needed(loads, capacity, deadline_s)
     if needed is None:
         at_most = forecast(loads, capacity.with_concurrency(n))
@@ -148,11 +153,11 @@ def report(loads: list[TrialLoad], capacity: Capacity, deadline_s: float, start:
     else:
         best = forecast(loads, capacity.with_concurrency(needed))
         lines.append(f"concurrency needed: {needed} (predicted finish in {span(best.makespan_s)}, "
-                     f"{start + timedelta(seconds=best.makespan_s):%H:%M} UTC)")
+                     f"{start + timedelta(seconds=best.makespan_s):%Y-%m-%d %H:%M} UTC)")
     night = forecast(loads, capacity)
     verdict = "meets" if night.makespan_s <= deadline_s else "misses"
     lines += [f"at concurrency {capacity.concurrency}: predicted finish in {span(night.makespan_s)} "
-              f"({start + timedelta(seconds=night.makespan_s):%H:%M} UTC, {verdict} the deadline); "
+              f"({start + timedelta(seconds=night.makespan_s):%Y-%m-%d %H:%M} UTC, {verdict} the deadline); "
               f"binding constraint: {night.binding}", f"  lower bounds at concurrency {capacity.concurrency}:"]
     for name, seconds in sorted(night.bounds.items(), key=lambda kv: -kv[1]):
         lines.append(f"    {name:<14} {span(seconds):>8}" + ("   <- binds" if name == night.binding else ""))

@@ -196,6 +196,9 @@ class BubblewrapBackend:
         return f"rootfs:{self.rootfs}:sha256:{digest.hexdigest()}"
 
     def create(self, spec: SandboxSpec) -> BubblewrapSandbox:
+        if spec.sidecars:
+            raise ValueError(f"sidecars {[s.name for s in spec.sidecars]}: the bubblewrap backend runs no service "
+                             f"containers; use sandbox.backend docker for this case")
         if spec.image and Path(spec.image).is_dir():  # a case's own root filesystem folder
             return BubblewrapSandbox(spec, Path(spec.image), self.use_cgroups, self.seccomp)
         image = exported_rootfs(spec.image) if spec.image else None

@@ -61,4 +61,24 @@ def test_unknown_allow_field_is_an_error() -> None:
 
 def test_differences_lists_noted_pins_too() -> None:
     fields = [d.field for d in differences(manifest(), manifest(packages={"prefect": "3.10"}, python="3.12"))]
-    assert fields == ["packages", "python"]
+    assert fields == ["packages.prefect", "python"]  # nested pins by their leaf path
+
+
+def test_a_nested_pin_names_its_differing_leaf_even_among_long_values() -> None:
+    """A refusal over sandbox limits names sandbox_limits.cpu_seconds, however long the rest of the dict is."""
+    long = {f"setting_{i:02d}": "x" * 30 for i in range(10)}
+    a = manifest(sandbox_limits={**long, "memory_mb": 1024, "cpu_seconds": 600})
+    b = manifest(sandbox_limits={**long, "memory_mb": 1024, "cpu_seconds": 300, "pids": 64})
+    with pytest.raises(NotComparable) as err:
+        check_comparable(a, b)
+    assert "sandbox_limits.cpu_seconds: 600  ≠  300" in str(err.value)
+    assert "sandbox_limits.pids: -  ≠  64" in str(err.value) and "setting_" not in str(err.value)
+    assert {d.field for d in check_comparable(a, b, allow={"sandbox_limits"})} == {
+        "sandbox_limits.cpu_seconds", "sandbox_limits.pids"}
+
+
+def test_a_missing_run_folder_is_named_itself_not_its_parent(tmp_path) -> None:
+    from nightshift.experiment.comparability import manifest_of
+
+    with pytest.raises(NotComparable, match=f"^{tmp_path}/nope: no such run folder"):
+        manifest_of(tmp_path / "nope")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,14 @@ def test_predictions_from_history_give_way_to_evidence_gradually() -> None:
     for i in range(10, 40):
         clock.finished(i, now=20.0 + 20 * (1 + (i - 10) // 10))
     assert clock.scale() == pytest.approx((800 + 100) / (400 + 100))
+
+
+def test_plan_says_the_tokens_per_minute_a_night_needs_dates_its_times_and_names_a_default(
+        capsys: pytest.CaptureFixture) -> None:
+    """The seed's own arithmetic: 5,000 trials × 200k tokens in 8 h ≈ 2.08M tokens/min."""
+    main(["plan", "--trials", "5000", "--minutes-per-trial", "12", "--tokens-per-trial", "200000",
+          "--deadline", "8h"])
+    out = capsys.readouterr().out
+    assert "needs 2,083,333 tokens/min" in out
+    assert "no --concurrency and no experiment file: evaluating concurrency 1" in out
+    assert re.search(r"predicted finish in \S+ \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC", out)
