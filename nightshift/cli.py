@@ -28,7 +28,10 @@ def _run(args: argparse.Namespace) -> int:
     from nightshift.suites.loader import SuiteError
 
     try:
-        load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
+        exp = load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
+        from nightshift.flows.endpoint_check import check_endpoint
+
+        check_endpoint(exp, Path(args.experiment))  # and on an endpoint that cannot serve it
     except (ExperimentError, SuiteError) as exc:
         console.print(str(exc), style="red", markup=False, highlight=False)  # a YAML error's [...] must survive
         return 2
