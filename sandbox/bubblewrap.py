@@ -131,7 +131,12 @@ class BubblewrapSandbox(FolderFiles):
         bwrap = self._bwrap_args(checked.cwd, checked.env)
         if filter_fd is not None:
             bwrap[1:1] = ["--seccomp", str(filter_fd)]
-        inner = [*prlimit, *drop, *bwrap, "--", *inside_argv(checked.cwd)]
+        # --as-pid-1 + a supervising bash: every process in the jail runs under the seccomp filter. With
+        # bwrap's own reaper as pid 1 (same uid, unfiltered) a command could ptrace it, or write its
+        # /proc/1/mem, and make any syscall through it. "; exit $?" keeps bash from exec'ing the wrapper,
+        # so a command that kills its wrapper still ends with 137, as on docker.
+        inner = [*prlimit, *drop, *bwrap, "--as-pid-1", "--", "bash", "-c", '"$@"; exit $?', "supervisor",
+                 *inside_argv(checked.cwd)]
         join = self.cgroups.join_command()
         argv = ["sh", "-c", f'{join} && exec "$@"', "sh", *inner] if join else inner
         before, free_before = self.cgroups.counters(), self.folder.disk.free_bytes()
