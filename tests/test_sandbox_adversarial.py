@@ -42,13 +42,13 @@ def sandbox(backend):
 
 
 def test_fork_bomb_hits_the_process_limit_and_is_cleaned_up(sandbox) -> None:
-    # the shells every command runs in (wrapper and command; bubblewrap adds its pid-1 supervisor)
+    # the shells every command runs in (its own; bubblewrap adds its pid-1 supervisor)
     shells = sandbox.exec("sleep 0.5; ps -e -o comm=", timeout_s=10).stdout.split().count("bash")
     result = sandbox.exec(":(){ :|:& };:; sleep 3", timeout_s=20)  # the sleep gives the bomb time to grow
     assert "[sandbox] process limit (64) reached" in result.stderr, result.stderr[-500:]
     assert result.duration_s < 20
     survivors = sandbox.exec("sleep 0.5; ps -e -o comm=", timeout_s=10).stdout.split()
-    assert 2 <= survivors.count("bash") == shells, survivors  # only this command's own shells: the bomb is gone
+    assert survivors.count("bash") == shells, survivors  # only this command's own shell(s): the bomb is gone
 
 
 def test_memory_hog_is_killed_at_the_memory_limit(sandbox) -> None:
@@ -184,7 +184,7 @@ def test_deleting_the_workspace_and_everything_else_harms_only_the_sandbox(sandb
     (42, 126, "[sandbox] refused: the command must be a string"),
     (None, 126, "[sandbox] refused"),
     ("kill -9 $$", 137, ""),
-    ("kill -KILL -1; sleep 5", 137, ""),
+    ("kill -KILL -1; echo survived", 0, "survived"),  # nothing else of its uid to kill, on both
 ], ids=["150KB-heredoc", "3MB-line", "nul-first-line", "nul-later", "surrogates", "binary", "int", "none",
         "kill-own-shell", "kill-all"])
 def test_any_command_returns_a_result_never_an_exception(sandbox, command, exit_code, expect) -> None:
