@@ -66,7 +66,7 @@ def _background(name: str, argv: list[str], env: dict[str, str], state_dir: Path
 
 
 def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir: Path | None = None,
-                  timeout_s: float = 120) -> str:
+                  timeout_s: float = 300) -> str:
     """Return the API URL of a running local server, starting `prefect server start` if none answers."""
     state_dir = state_dir or project_state_dir()
     env = server_env(port, home)

@@ -54,20 +54,18 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from nightshift.analysis import AnalysisError, analyse
+    from nightshift.analysis import AnalysisError
     from nightshift.analysis.paired import as_dicts
     from nightshift.analysis.tables import noise_lines, power_lines, print_comparison
-    from nightshift.experiment.comparability import NotComparable, guard_runs
+    from nightshift.experiment.comparability import NotComparable
+    from nightshift.results import compare_runs
 
     try:
-        pin_notes = guard_runs(args.runs, set(args.allow_diff))
         # with several runs, the first is the baseline run: each variant of the others is compared with it there
-        result = analyse(args.runs[1:] or args.runs, baseline=args.baseline, vs=args.runs[0] if args.runs[1:] else None,
-                         detect=args.detect / 100, breakdowns=False)
+        result = compare_runs(args.runs, args.baseline, args.allow_diff, args.detect)
     except (AnalysisError, NotComparable, ValueError) as exc:
         console.print(str(exc), style="red", markup=False, highlight=False)
         return 2
-    result.info["notes"] += pin_notes
     for line in result.info.get("untrusted", []):  # said first: the numbers below may not mean what they seem
         console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
     print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console)
