@@ -164,7 +164,10 @@ class ScheduleSettings(_Strict):
 
 
 class GpuSettings(_Strict):
-    """Cards for the timing steps of cases graded by speed (gpu/): one timing step per card at a time."""
+    """Cards for the timing steps of cases graded by speed (gpu/): one timing step per card at a time.
+
+    Not used by any trial yet (no case has a timing step): today only the planner reads it.
+    """
 
     cards: int | list[str] | Literal["auto"] = Field(
         0, description="A count (ids 0..N-1), a list of ids as CUDA_VISIBLE_DEVICES takes them ('0', "
