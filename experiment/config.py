@@ -245,8 +245,8 @@ def load_experiment(path: Path) -> Experiment:
     """Read and validate an experiment file, turning pydantic errors into one readable message."""
     path = Path(path)
     if not path.is_file():
-        raise ExperimentError(f"{path}: no such experiment file; pass the path of a YAML file "
-                              f"(see experiments/default.yaml)")
+        raise ExperimentError(f"{path}: no such experiment file; pass the path of a YAML file, or run "
+                              f"`nightshift init` in an empty folder to write a starter experiments/default.yaml")
     try:
         raw = yaml.safe_load(path.read_text())
     except yaml.YAMLError as exc:
