@@ -25,6 +25,7 @@ import httpx
 import pyarrow.parquet as pq
 import pytest
 
+import nightshift
 from tests.conftest import BUILTIN, REPO, free_port
 
 _NOT_SOURCE = shutil.ignore_patterns(".venv", ".git", "runs", ".nightshift", "build", "dist", "*.egg-info",
@@ -149,6 +150,10 @@ def test_the_wheel_carries_the_suite_and_the_templates(night: dict) -> None:
             "nightshift/templates/project/prefect.yaml", "nightshift/templates/project/experiments/default.yaml",
             "nightshift/templates/project/suites/starter/fix-median/case.toml"} <= set(names)
     assert {n.split("/")[0] for n in names} <= {"nightshift", f"{night['wheel'].name.split('-py3')[0]}.dist-info"}
+    modules = {f"nightshift/{p.relative_to(REPO).as_posix()}" for part in nightshift.PARTS
+               for p in (REPO / part).rglob("*.py") if "__pycache__" not in p.parts}
+    modules |= {f"nightshift/{p.name}" for p in (REPO / "nightshift").glob("*.py")}
+    assert modules - set(names) == set()  # every module of the checkout is in the wheel
 
 
 def test_the_commands_are_the_wheel_s_not_the_checkout_s(night: dict) -> None:
