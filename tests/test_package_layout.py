@@ -43,3 +43,10 @@ def test_every_subpackage_is_listed_for_the_wheel() -> None:
     found = {"nightshift." + ".".join(init.parent.relative_to(REPO).parts) for part in nightshift.PARTS
              for init in (REPO / part).rglob("__init__.py") if "builtin" not in init.parts}
     assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+
+
+def test_installed_data_is_told_apart_from_the_checkout(tmp_path) -> None:
+    from nightshift.resources import is_installed
+
+    assert not is_installed(REPO / "suites" / "builtin")  # a checkout's builtin suite takes a new record
+    assert is_installed(tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "nightshift" / "suites")

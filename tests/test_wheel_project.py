@@ -113,6 +113,8 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out["init"] = project.nightshift("init")
     out["init_again"] = project.nightshift("init", check=False)
     out["validate"] = project.nightshift("validate-suite", "suites/starter")
+    out["validate_builtin"] = project.nightshift("validate-suite", "builtin", "--cases", "py-bugfix-slugify",
+                                                 "--repeats", "1", check=False)
     timings = out["timings"] = {"wheel_and_venv_s": out["built_s"]}
     started = time.monotonic()
     try:
@@ -174,6 +176,14 @@ def test_init_writes_the_starter_project_and_never_overwrites(night: dict) -> No
 def test_validate_suite_records_the_starter_suite(night: dict) -> None:
     record = json.loads((night["folder"] / "suites" / "starter" / "validation.json").read_text())
     assert record["cases"]["fix-median"]["ok"] is True, night["validate"].stdout
+
+
+def test_validating_the_shipped_suite_writes_nothing_into_site_packages(night: dict) -> None:
+    said = night["validate_builtin"].stdout
+    assert night["validate_builtin"].returncode == 0, said + night["validate_builtin"].stderr
+    assert "1/1 cases valid" in said and "not written" in said and "installed package" in said
+    shipped = next(night["project"].venv.rglob("site-packages/nightshift/suites/builtin/validation.json"))
+    assert shipped.read_bytes() == (BUILTIN / "validation.json").read_bytes()
 
 
 def test_the_nightly_deployment_runs_from_the_project_folder(night: dict) -> None:
