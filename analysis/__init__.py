@@ -4,8 +4,7 @@ Owns every number a user reads in the morning. Must not run trials; reads only P
 manifest.json beside it, to recognise A/A repeats). Entry point: ``analyse(runs)``; see docs/ANALYSIS.md.
 """
 
-from nightshift.analysis.scores import variant_scores
 from nightshift.analysis.source import AnalysisError
-from nightshift.analysis.summary import Analysis, analyse, paired_differences
+from nightshift.analysis.summary import Analysis, analyse
 
-__all__ = ["Analysis", "AnalysisError", "analyse", "paired_differences", "variant_scores"]
+__all__ = ["Analysis", "AnalysisError", "analyse"]

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 import duckdb
 
-from nightshift.analysis.source import connect
 from nightshift.analysis.stats import Z95
 
 # metric name -> (column of the trials view, bounded to [0, 1]?)
@@ -91,22 +89,6 @@ def status_counts(con: duckdb.DuckDBPyConnection) -> list[dict]:
         row[status if status in STATUSES else "other"] += n
         row["total"] += n
     return list(table.values())
-
-
-def variant_scores(parquet: Path | str | Sequence[Path | str]) -> list[dict]:
-    """One row per arm: trials, infra errors, cases and every metric with its clustered SE and 95% CI.
-
-    Kept for callers of the first version: ``se``/``ci_low``/``ci_high`` are the pass rate's, and
-    ``tokens_per_trial``/``seconds_per_trial``/``cost_per_trial`` name the per-trial means.
-    """
-    con, _ = connect(parquet)
-    case_table(con)
-    rows = clustered_scores(con)
-    for row in rows:
-        row["se"], row["ci_low"], row["ci_high"] = row["pass_rate_se"], row["pass_rate_low"], row["pass_rate_high"]
-        row["tokens_per_trial"], row["seconds_per_trial"] = row["tokens"], row["duration_s"]
-        row["cost_per_trial"] = row["cost"]
-    return rows
 
 
 def histogram(con: duckdb.DuckDBPyConnection, column: str, bins: int = 30, log: bool = False) -> dict:

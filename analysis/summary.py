@@ -1,7 +1,6 @@
 """One call from Parquet files to everything a report shows: ``analyse(runs)`` returns an ``Analysis``.
 
-Also keeps the first version's two functions, ``paired_differences`` and (via analysis.scores)
-``variant_scores``, for callers that want only the headline numbers.
+Notebooks get the same numbers as DataFrames from ``nightshift.results``.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from pathlib import Path
 
 from nightshift.analysis import noise
 from nightshift.analysis.infra_bounds import infra_lines
-from nightshift.analysis.paired import DETECT, Comparison, as_dicts, comparisons, floats
+from nightshift.analysis.paired import DETECT, Comparison, comparisons, floats
 from nightshift.analysis.scores import case_table, clustered_scores, status_counts
 from nightshift.analysis.source import AnalysisError, connect
 
@@ -93,12 +92,3 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
     return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
                     clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa)
 
-
-def paired_differences(parquet: Path | str | Sequence[Path | str], baseline: str | None = None) -> list[dict]:
-    """Headline pass-rate comparisons of every arm with ``baseline`` (first version's interface).
-
-    Each dict has baseline, variant, cases, diff, se, ci_low, ci_high (bootstrap), p, noise_floor,
-    verdict and the full verdict ``line``.
-    """
-    paths = [parquet] if isinstance(parquet, Path | str) else list(parquet)
-    return as_dicts(analyse(paths, baseline=baseline, breakdowns=False).headline())

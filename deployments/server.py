@@ -30,6 +30,17 @@ QUIET_ENV = {
 }
 
 
+def project_port(state_dir: Path | None = None) -> int:
+    """The port of this project's local server: $NIGHTSHIFT_PREFECT_PORT, else the port it was last started
+    on (recorded in .nightshift/), else 4200. So `nightshift run` after `nightshift serve --port P` uses P."""
+    if env := os.environ.get("NIGHTSHIFT_PREFECT_PORT"):
+        return int(env)
+    record = (state_dir or project_state_dir()) / "prefect-server.port"
+    with contextlib.suppress(OSError, ValueError):
+        return int(record.read_text())
+    return DEFAULT_PORT
+
+
 def api_url(port: int = DEFAULT_PORT) -> str:
     return f"http://127.0.0.1:{port}/api"
 
@@ -55,13 +66,15 @@ def _background(name: str, argv: list[str], env: dict[str, str], state_dir: Path
 
 
 def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir: Path | None = None,
-                  timeout_s: float = 120) -> str:
+                  timeout_s: float = 300) -> str:
     """Return the API URL of a running local server, starting `prefect server start` if none answers."""
     state_dir = state_dir or project_state_dir()
     env = server_env(port, home)
     url = env["PREFECT_API_URL"]
     if is_up(url):
         return url
+    state_dir.mkdir(parents=True, exist_ok=True)
+    (state_dir / "prefect-server.port").write_text(str(port))
     proc = _background("prefect-server", [sys.executable, "-m", "prefect", "server", "start", "--host",
                                           "127.0.0.1", "--port", str(port)], env, state_dir)
     deadline = time.monotonic() + timeout_s

@@ -164,7 +164,10 @@ class ScheduleSettings(_Strict):
 
 
 class GpuSettings(_Strict):
-    """Cards for the timing steps of cases graded by speed (gpu/): one timing step per card at a time."""
+    """Cards for the timing steps of cases graded by speed (gpu/): one timing step per card at a time.
+
+    Not used by any trial yet (no case has a timing step): today only the planner reads it.
+    """
 
     cards: int | list[str] | Literal["auto"] = Field(
         0, description="A count (ids 0..N-1), a list of ids as CUDA_VISIBLE_DEVICES takes them ('0', "
@@ -242,8 +245,8 @@ def load_experiment(path: Path) -> Experiment:
     """Read and validate an experiment file, turning pydantic errors into one readable message."""
     path = Path(path)
     if not path.is_file():
-        raise ExperimentError(f"{path}: no such experiment file; pass the path of a YAML file "
-                              f"(see experiments/default.yaml)")
+        raise ExperimentError(f"{path}: no such experiment file; pass the path of a YAML file, or run "
+                              f"`nightshift init` in an empty folder to write a starter experiments/default.yaml")
     try:
         raw = yaml.safe_load(path.read_text())
     except yaml.YAMLError as exc:

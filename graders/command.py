@@ -39,6 +39,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
     from nightshift.graders.validate import print_validation, validate_cases
+    from nightshift.resources import is_installed
     from nightshift.sandbox import backend_for
     from nightshift.suites import SuiteError, load_cases, resolve_suite
     from nightshift.suites.validation import write_record
@@ -59,7 +60,9 @@ def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
     console.print(f"validating {len(cases)} cases of {folder} (oracle x{args.repeats}, then the untouched workspace)")
     result = validate_cases(cases, backend, repeats=args.repeats, jobs=args.jobs)
     print_validation(result, cases, console, verbose=args.verbose)
-    if not args.no_record:
+    if is_installed(folder):  # the shipped record stands; state never goes into site-packages
+        console.print(f"validation record: not written ({folder} is part of the installed package)")
+    elif not args.no_record:
         console.print(f"validation record: {write_record(folder, result.record)}")
     return 0 if result.ok else 1
 

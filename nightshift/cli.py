@@ -10,25 +10,32 @@ from pathlib import Path
 
 from rich.console import Console
 
+PORT_HELP = "port of the local Prefect server (default: the one this project last used, else 4200)"
 console = Console(width=None if sys.stdout.isatty() else 120)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from nightshift.deployments.server import QUIET_ENV, ensure_server
+    from nightshift.deployments.server import QUIET_ENV, ensure_server, project_port
 
     os.environ.update(QUIET_ENV)
     if args.ephemeral:
-        os.environ.pop("PREFECT_API_URL", None)
+        # empty, not unset: a profile's PREFECT_API_URL (`nightshift serve` sets one) must not win either
+        os.environ["PREFECT_API_URL"] = ""
+        # Prefect's 20 s default is too short for a loaded machine; the server then never comes up
+        os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     elif not os.environ.get("PREFECT_API_URL"):  # an explicitly configured server wins
         with console.status("starting the local Prefect server (first time only) ..."):
-            os.environ["PREFECT_API_URL"] = ensure_server()
+            os.environ["PREFECT_API_URL"] = ensure_server(args.port or project_port())
     if os.environ.get("PREFECT_API_URL"):
         console.print(f"Prefect UI: {os.environ['PREFECT_API_URL'].removesuffix('/api')}")
     from nightshift.experiment.config import ExperimentError, load_experiment
     from nightshift.suites.loader import SuiteError
 
     try:
-        load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
+        exp = load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
+        from nightshift.flows.endpoint_check import check_endpoint
+
+        check_endpoint(exp, Path(args.experiment))  # and on an endpoint that cannot serve it
     except (ExperimentError, SuiteError) as exc:
         console.print(str(exc), style="red", markup=False, highlight=False)  # a YAML error's [...] must survive
         return 2
@@ -54,20 +61,18 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from nightshift.analysis import AnalysisError, analyse
+    from nightshift.analysis import AnalysisError
     from nightshift.analysis.paired import as_dicts
     from nightshift.analysis.tables import noise_lines, power_lines, print_comparison
-    from nightshift.experiment.comparability import NotComparable, guard_runs
+    from nightshift.experiment.comparability import NotComparable
+    from nightshift.results import compare_runs
 
     try:
-        pin_notes = guard_runs(args.runs, set(args.allow_diff))
         # with several runs, the first is the baseline run: each variant of the others is compared with it there
-        result = analyse(args.runs[1:] or args.runs, baseline=args.baseline, vs=args.runs[0] if args.runs[1:] else None,
-                         detect=args.detect / 100, breakdowns=False)
+        result = compare_runs(args.runs, args.baseline, args.allow_diff, args.detect)
     except (AnalysisError, NotComparable, ValueError) as exc:
         console.print(str(exc), style="red", markup=False, highlight=False)
         return 2
-    result.info["notes"] += pin_notes
     for line in result.info.get("untrusted", []):  # said first: the numbers below may not mean what they seem
         console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
     print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console)
@@ -101,10 +106,10 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _server(args: argparse.Namespace) -> int:
-    from nightshift.deployments.server import ensure_server, stop
+    from nightshift.deployments.server import ensure_server, project_port, stop
 
     if args.action == "start":
-        console.print(f"Prefect server: {ensure_server().removesuffix('/api')}")
+        console.print(f"Prefect server: {ensure_server(args.port or project_port()).removesuffix('/api')}")
         return 0
     for name in ("worker", "prefect-server"):
         console.print(f"{name}: " + ("stopped" if stop(name) else "none started by nightshift is recorded"))
@@ -113,10 +118,10 @@ def _server(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     """Server + work pool + deployments from prefect.yaml + a process worker: the nightly schedule is live."""
-    from nightshift.deployments.server import deploy, ensure_server, prefect_cli, start_worker, stop
+    from nightshift.deployments.server import deploy, ensure_server, prefect_cli, project_port, start_worker, stop
 
     with console.status("starting the local Prefect server ..."):
-        url = ensure_server()
+        url = ensure_server(args.port or project_port())
     with console.status("creating the work pool and applying prefect.yaml ..."):
         deploy(url)
     stop("worker")
@@ -135,13 +140,37 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _init(args: argparse.Namespace) -> int:
+    from nightshift.starter import InitError, write_project
+
+    folder = Path(args.folder)
+    try:
+        written = write_project(folder, force=args.force)
+    except InitError as exc:
+        console.print(str(exc), style="red", markup=False, highlight=False)
+        return 2
+    for path in written:
+        console.print(f"wrote {path}", markup=False, highlight=False)
+    where = "" if folder.resolve() == Path.cwd().resolve() else f"cd {folder} && "
+    console.print(f"\nnext: {where}nightshift validate-suite suites/starter && nightshift run\n"
+                  "      (runs/ gets the run folders, .nightshift/ the local Prefect server and caches)",
+                  markup=False, highlight=False)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="nightshift", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    init = sub.add_parser("init", help="write a starter project (experiment, one-case suite, prefect.yaml, "
+                                       ".gitignore) into FOLDER")
+    init.add_argument("folder", nargs="?", default=".", help="the project folder (default: this one)")
+    init.add_argument("--force", action="store_true", help="replace starter files that already exist")
+    init.set_defaults(fn=_init)
     run = sub.add_parser("run", help="run one experiment file as a nightly-eval flow run")
     run.add_argument("experiment", nargs="?", default="experiments/default.yaml")
     run.add_argument("--ephemeral", action="store_true",
                      help="use a temporary in-process Prefect server instead of the local one")
+    run.add_argument("--port", type=int, help=PORT_HELP)
     run.set_defaults(fn=_run)
     cmp_ = sub.add_parser("compare", help="scores and paired differences of one or more run folders "
                                           "(with several, the first is the baseline run)")
@@ -164,8 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     rep.set_defaults(fn=_report)
     srv = sub.add_parser("server", help="start the local Prefect server, or stop it and the worker")
     srv.add_argument("action", choices=["start", "stop"])
+    srv.add_argument("--port", type=int, help=PORT_HELP)
     srv.set_defaults(fn=_server)
     serve = sub.add_parser("serve", help="server + work pool + nightly deployment + worker, in the background")
+    serve.add_argument("--port", type=int, help=PORT_HELP)
     serve.set_defaults(fn=_serve)
     from nightshift.graders.command import add_commands
 

@@ -34,3 +34,9 @@ def project_dir() -> Path:
 def state_dir() -> Path:
     """The project's own state: local Prefect server, logs, caches (.nightshift/ in the project)."""
     return project_dir() / ".nightshift"
+
+
+def is_installed(path: Path) -> bool:
+    """Whether ``path`` lies inside an installed package (site-packages), where nothing may be written; in a
+    checkout (an editable install) the same data is the repository's own and may be."""
+    return any(part in ("site-packages", "dist-packages") for part in Path(path).resolve().parts)

@@ -27,7 +27,7 @@ from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
 from nightshift.sandbox import seccomp, uids
 from nightshift.sandbox.cgroups import CgroupSet
-from nightshift.sandbox.command import RUN_INSIDE, PreparedCommand, inside_argv, prepare, write_command
+from nightshift.sandbox.command import COMMAND_INSIDE, RUN_INSIDE, PreparedCommand, prepare, write_command
 from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
 from nightshift.sandbox.image_rootfs import ExportedImage, exported_rootfs
 from nightshift.sandbox.notices import limit_notices, with_notices
@@ -131,7 +131,12 @@ class BubblewrapSandbox(FolderFiles):
         bwrap = self._bwrap_args(checked.cwd, checked.env)
         if filter_fd is not None:
             bwrap[1:1] = ["--seccomp", str(filter_fd)]
-        inner = [*prlimit, *drop, *bwrap, "--", *inside_argv(checked.cwd)]
+        # --as-pid-1 + a supervising bash: every process in the jail runs under the seccomp filter. With
+        # bwrap's own reaper as pid 1 (same uid, unfiltered) a command could ptrace it, or write its
+        # /proc/1/mem, and make any syscall through it. "; exit $?" keeps bash from exec'ing the command,
+        # which as pid 1 would ignore its own kill -9.
+        inner = [*prlimit, *drop, *bwrap, "--as-pid-1", "--", "bash", "-c", '"$@"; exit $?', "supervisor",
+                 "bash", COMMAND_INSIDE]
         join = self.cgroups.join_command()
         argv = ["sh", "-c", f'{join} && exec "$@"', "sh", *inner] if join else inner
         before, free_before = self.cgroups.counters(), self.folder.disk.free_bytes()

@@ -5,7 +5,8 @@ A command travelled in argv before, so 150 KB (one argument's kernel limit, MAX_
 raised E2BIG, and a NUL or a lone surrogate raised ValueError / UnicodeEncodeError: the trial became
 ``infra_error`` and left every denominator. Now the command is written, as bytes, to
 ``<sandbox folder>/run/command`` (bound read-only at ``/run/nightshift/command``) and run with
-``bash /run/nightshift/command``, so its size is bounded only by the sandbox's own disk and memory.
+``bash /run/nightshift/command`` (the one shell of the command on both backends, so ``kill -9 $$`` or
+``kill -KILL -1`` end the same way on both), so its size is bounded only by the sandbox's disk and memory.
 
 Encoding: UTF-8; lone surrogates that came from undecodable bytes (``surrogateescape``) become those
 bytes again, any other unencodable character becomes ``?``. A NUL in the first line makes bash refuse
@@ -25,16 +26,6 @@ from nightshift.models import ExecResult
 RUN_INSIDE = "/run/nightshift"  # the sandbox folder's run/ (read-only): the command file, unix sockets
 COMMAND_INSIDE = f"{RUN_INSIDE}/command"
 REFUSED = 126  # what bash returns for a file it cannot execute
-# the same wrapper on both backends: run the command file, then kill whatever it left behind (on docker
-# the sandbox uid cannot signal the root-owned init; in bubblewrap pid 1 is bwrap's own). A command that
-# kills its wrapper (``kill -KILL -1``) therefore ends with 137 on both.
-_WRAPPER = 'cd -- "$2" || exit 1; bash "$1"; rc=$?; kill -KILL -1 2>/dev/null; exit $rc'
-
-
-def inside_argv(cwd: str) -> list[str]:
-    """The argv that runs inside the sandbox: fixed strings plus a checked cwd, never the command."""
-    return ["bash", "-c", _WRAPPER, "sandbox", COMMAND_INSIDE, cwd]
-
 
 @dataclass(frozen=True)
 class PreparedCommand:

@@ -7,8 +7,8 @@ in: the quota disk's workspace and tmp at /workspace and /tmp, the grader folder
 run/ (the command file) read-only at /run/nightshift, and /etc/passwd + /etc/group with the
 sandbox's user. Its main process (docker's init and ``sleep``) runs as root, every command as the
 sandbox's own uid (sandbox/uids.py), so a command cannot kill the container, and killing "every
-process of that uid" is exactly "every process the trial started": the exec wrapper
-does that when a command ends, and on a timeout the host kills them through the container's cgroup
+process of that uid" is exactly "every process the trial started": when a command's shell exits,
+or at its timeout, the host kills them through the container's cgroup, sparing init and ``sleep``
 (which also works when a fork bomb leaves no room for one more process). Every container carries
 org.nightshift.* labels (sandbox id, run, trial, owner host/pid) for the reaper. The engine must run
 on this host: the workspace is a bind mount and the kill goes through the host's cgroup files.
@@ -26,7 +26,7 @@ from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.models import ExecResult
 from nightshift.sandbox import uids
 from nightshift.sandbox.cgroups import CgroupSet
-from nightshift.sandbox.command import RUN_INSIDE, inside_argv, prepare, write_command
+from nightshift.sandbox.command import COMMAND_INSIDE, RUN_INSIDE, prepare, write_command
 from nightshift.sandbox.docker_image import resolve_image
 from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders
 from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
@@ -38,6 +38,10 @@ from nightshift.sandbox.sidecars import remove_sidecars, start_sidecars
 LABEL = "org.nightshift"
 PREFIX = "nsd-"
 SANDBOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "TERM": "dumb"}
+# the command file runs in the exec's one shell (exec, no wrapper left behind): a command that kills its
+# own shell or every process of its uid ends as on bubblewrap; what it leaves running is killed by
+# _wait_exit through the container's cgroup once that shell has exited
+_CD_THEN_RUN = 'cd -- "$2" || exit 1; exec bash "$1"'
 
 
 def sandbox_env(image_env: dict[str, str]) -> dict[str, str]:
@@ -110,16 +114,15 @@ class DockerSandbox(FolderFiles):
         write_command(self.folder.run, checked.script)
         before, free_before = self.cgroups.counters(), self.folder.disk.free_bytes()
         started = time.monotonic()
-        exec_id = self.api.exec_create(self.container.id, inside_argv(checked.cwd),
+        exec_id = self.api.exec_create(self.container.id, ["bash", "-c", _CD_THEN_RUN, "sandbox", COMMAND_INSIDE,
+                                                           checked.cwd],
                                        user=f"{self.uid}:{self.uid}", workdir="/", environment=checked.env)["Id"]
         cap = self.limits.output_kb * 1024
         out, err = CappedBuffer(cap), CappedBuffer(cap)
         stream = self.api.exec_start(exec_id, socket=True)
         reader = threading.Thread(target=_pump, args=(stream, out, err), daemon=True)
         reader.start()
-        deadline = started + timeout_s
-        reader.join(max(0.0, deadline - time.monotonic()))
-        code = None if reader.is_alive() else self._wait_exit(exec_id, deadline)
+        code = self._wait_exit(exec_id, reader, started + timeout_s)
         timed_out = code is None
         if timed_out:
             self.cgroups.kill_all(spare=self.spare)
@@ -133,17 +136,25 @@ class DockerSandbox(FolderFiles):
                           timed_out=timed_out, duration_s=time.monotonic() - started,
                           stdout_dropped=out.dropped, stderr_dropped=err.dropped)
 
-    def _wait_exit(self, exec_id: str, deadline: float) -> int | None:
-        """Exit code once docker records it; None if the command still runs at the deadline (it may
-        have closed its output early, which ends the stream but not the command)."""
+    def _wait_exit(self, exec_id: str, reader: threading.Thread, deadline: float) -> int | None:
+        """Exit code of the command's shell once docker records it; None if it still runs at the deadline.
+
+        The stream can end before the shell (it closed its output) or outlive it (a background process
+        holds the output open): once the shell has exited, whatever it left is killed, so the stream ends."""
         pause = 0.005
         while True:
+            if reader.is_alive():
+                reader.join(max(0.0, min(pause, deadline - time.monotonic())))
+            else:
+                time.sleep(max(0.0, min(pause, deadline - time.monotonic())))
             info = self.api.exec_inspect(exec_id)
             if not info["Running"] and info["ExitCode"] is not None:
+                if reader.is_alive():
+                    self.cgroups.kill_all(spare=self.spare)
+                    reader.join(5)
                 return int(info["ExitCode"])
             if time.monotonic() >= deadline:
                 return None
-            time.sleep(pause)
             pause = min(pause * 2, 0.1)
 
     def destroy(self) -> None:

@@ -10,8 +10,9 @@ Pure and deterministic given (model, case, seed, conversation so far); no I/O, n
   at that step. solve: explore, run the oracle (solve.sh), check, submit. wrong: explore, a plausible
   edit that cannot fix anything, submit. wander: harmless exploration forever (the harness's step limit
   ends it).
-* Sampling parameters (temperature, top_p) are accepted by the server and ignored: the simulator is
-  deterministic at any temperature; only ``seed`` varies a trial.
+* ``temperature`` matters: above 0 the plan's draw is shifted by seeded noise (from model, case, seed and
+  the temperature) whose spread grows with the temperature, so a variant that changes only the
+  temperature really behaves differently; at 0 the draw is exactly the seed's. ``top_p`` is ignored.
 """
 
 from __future__ import annotations
@@ -111,9 +112,17 @@ def _trial_rng(profile: ModelProfile, case_id: str, seed: int) -> random.Random:
     return random.Random(int.from_bytes(_digest(profile.name, case_id, seed), "big"))
 
 
-def _draw_plan(rng: random.Random, profile: ModelProfile, case_id: str) -> Plan:
+TEMPERATURE_SPREAD = 0.5  # at temperature 1 the plan's draw moves by up to ±0.25
+
+
+def _draw_plan(rng: random.Random, profile: ModelProfile, case_id: str, temperature: float = 0.0,
+               seed: int = 0) -> Plan:
     p_solve = solve_probability(profile.name, case_id)
     u = rng.random()
+    if temperature > 0:  # sampling noise, the same for every call of one trial at one temperature
+        noise = random.Random(int.from_bytes(_digest("temperature", profile.name, case_id, seed,
+                                                     round(temperature, 4)), "big")).random()
+        u = (u + min(temperature, 2.0) * TEMPERATURE_SPREAD * (noise - 0.5)) % 1.0
     if u < p_solve:
         return Plan.solve
     if u < p_solve + min(profile.wander, 1.0 - p_solve):
@@ -121,12 +130,12 @@ def _draw_plan(rng: random.Random, profile: ModelProfile, case_id: str) -> Plan:
     return Plan.wrong
 
 
-def decide(model: str, case_id: str, seed: int) -> Plan:
+def decide(model: str, case_id: str, seed: int, temperature: float = 0.0) -> Plan:
     """The plan of trial (model, case, seed), drawn once from an RNG seeded by sha256(model, case, seed)."""
     profile = resolve_model(model)
     if profile is None:
         raise KeyError(f"unknown simulated model {model!r}; known: {sorted(MODELS)}")
-    return _draw_plan(_trial_rng(profile, case_id, seed), profile, case_id)
+    return _draw_plan(_trial_rng(profile, case_id, seed), profile, case_id, temperature, seed)
 
 
 def _explore(rng: random.Random, case: CaseBrief) -> Action:
@@ -157,13 +166,13 @@ def _wander(case: CaseBrief, profile: ModelProfile, seed: int, step: int) -> Act
 SUBMIT = Action("submit", "The task is done; submitting.")
 
 
-def action_at(model: str, case: CaseBrief, seed: int, step: int) -> Action:
+def action_at(model: str, case: CaseBrief, seed: int, step: int, temperature: float = 0.0) -> Action:
     """What the agent does at ``step`` (0-based) of trial (model, case, seed)."""
     profile = resolve_model(model)
     if profile is None:
         raise KeyError(f"unknown simulated model {model!r}; known: {sorted(MODELS)}")
     rng = _trial_rng(profile, case.id, seed)
-    plan = _draw_plan(rng, profile, case.id)
+    plan = _draw_plan(rng, profile, case.id, temperature, seed)
     explore = _explore(rng, case)
     if plan is Plan.wander:
         return explore if step == 0 else _wander(case, profile, seed, step)
@@ -209,7 +218,7 @@ def text_reply(action: Action) -> str:
 
 
 def reply(model: str, case: CaseBrief | None, seed: int, messages: list[dict], tools: object = None,
-          tool_choice: object = None) -> Reply:
+          tool_choice: object = None, temperature: float = 0.0) -> Reply:
     """The assistant's reply to a request: one tool call when tools are offered, else the text protocol.
 
     Plain "ok" (finish_reason "stop") when no case matches, tool_choice is "none", or the planned tool is
@@ -219,7 +228,7 @@ def reply(model: str, case: CaseBrief | None, seed: int, messages: list[dict], t
     if case is None or tool_choice == "none":
         return Reply("ok", "stop")
     step = count_steps(messages)
-    action = action_at(model, case, seed, step)
+    action = action_at(model, case, seed, step, temperature)
     if not offered:
         return Reply(text_reply(action), "stop")
     if action.tool not in offered:

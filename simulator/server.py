@@ -146,7 +146,9 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
         fault = pick_fault(fault_rng, faults)
         if fault != "timeout":
             await asyncio.sleep(config.draw_latency_ms(latency_rng) / 1000)
-        result = reply(model, case, seed or 0, messages, fields.get("tools"), fields.get("tool_choice"))
+        temperature = fields.get("temperature")
+        temperature = float(temperature) if isinstance(temperature, int | float) else 0.0
+        result = reply(model, case, seed or 0, messages, fields.get("tools"), fields.get("tool_choice"), temperature)
         message: dict = {"role": "assistant", "content": result.content, "refusal": None}
         arguments = ""
         if result.tool_call is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import typing
+from datetime import datetime
 from pathlib import Path
 
 import pyarrow as pa
@@ -38,17 +39,30 @@ def read_results(run_dir: Path, trial_ids: list[str]) -> list[TrialResult]:
     return rows
 
 
+# ISO strings in the per-trial JSON, real UTC timestamps in Parquet (runs written before are strings there:
+# nightshift.results reads both)
+TIMESTAMPS = ("started_at", "finished_at")
+
+
 def _arrow_schema() -> pa.Schema:
     kinds = {int: pa.int64(), float: pa.float64(), str: pa.string()}
     fields = []
     for name, info in TrialResult.model_fields.items():
         # an optional int (``int | None``) is a nullable int64 column, not text
         kind = next((k for k in typing.get_args(info.annotation) if k is not type(None)), info.annotation)
-        fields.append(pa.field(name, kinds.get(kind, pa.string())))
+        kind = pa.timestamp("ms", tz="UTC") if name in TIMESTAMPS else kinds.get(kind, pa.string())
+        fields.append(pa.field(name, kind))
     return pa.schema(fields)
+
+
+def _parquet_row(result: TrialResult) -> dict:
+    row = result.model_dump(mode="json")
+    for name in TIMESTAMPS:
+        row[name] = datetime.fromisoformat(row[name]) if row.get(name) else None
+    return row
 
 
 def write_parquet(rows: list[TrialResult], path: Path) -> Path:
     schema = _arrow_schema()
-    table = pa.Table.from_pylist([r.model_dump(mode="json") for r in rows], schema=schema)
+    table = pa.Table.from_pylist([_parquet_row(r) for r in rows], schema=schema)
     return atomic_write_with(path, lambda tmp: pq.write_table(table, tmp))

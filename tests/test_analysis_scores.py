@@ -10,7 +10,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from nightshift.analysis import analyse, paired_differences, variant_scores
+from nightshift.analysis import analyse
+from nightshift.analysis.paired import as_dicts
 from nightshift.analysis.scores import histogram
 from nightshift.analysis.source import AnalysisError, connect
 
@@ -26,6 +27,14 @@ def trial(case: str, variant: str, seed: int, score: float, status: str | None =
             "status": status or ("resolved" if score else "failed"), **extra}
 
 
+def scores(parquet) -> list[dict]:
+    return analyse([parquet], breakdowns=False).scores
+
+
+def headline(parquet, baseline: str) -> list[dict]:
+    return as_dicts(analyse([parquet], baseline=baseline, breakdowns=False).headline())
+
+
 @pytest.fixture
 def small_run(tmp_path):
     rows = [trial("c1", "A", 1, 1), trial("c1", "A", 2, 1), trial("c2", "A", 1, 0), trial("c2", "A", 2, 1),
@@ -38,7 +47,7 @@ def small_run(tmp_path):
 
 
 def test_pass_rate_and_clustered_se_match_the_cr1_formula(small_run):
-    a = next(r for r in variant_scores(small_run) if r["variant"] == "A")
+    a = next(r for r in scores(small_run) if r["variant"] == "A")
     y = {"c1": [1, 1], "c2": [0, 1], "c3": [0]}  # the infra error is not a trial of A's score
     flat = [v for vs in y.values() for v in vs]
     mean = sum(flat) / len(flat)
@@ -46,8 +55,8 @@ def test_pass_rate_and_clustered_se_match_the_cr1_formula(small_run):
     cr1 = math.sqrt(g / (g - 1) * sum((sum(v) - len(v) * mean) ** 2 for v in y.values()) / len(flat) ** 2)
     assert (a["trials"], a["infra_errors"], a["cases"]) == (5, 1, 3)
     assert a["pass_rate"] == pytest.approx(mean)
-    assert a["se"] == pytest.approx(cr1)
-    assert a["ci_low"] == pytest.approx(max(0, mean - 1.959964 * cr1), abs=1e-6)
+    assert a["pass_rate_se"] == pytest.approx(cr1)
+    assert a["pass_rate_low"] == pytest.approx(max(0, mean - 1.959964 * cr1), abs=1e-6)
 
 
 def test_progress_proxy_is_the_public_test_fraction_when_no_column(small_run):
@@ -62,17 +71,17 @@ def test_progress_and_cost_columns_are_used_when_present(tmp_path):
             trial("c2", "A", 1, 1, progress=None, cost_usd=0.03, f2p_passed=2)]
     path = tmp_path / "results.parquet"
     pq.write_table(rows_table(rows), path)
-    (score,) = variant_scores(path)
+    (score,) = scores(path)
     assert score["progress"] == pytest.approx((0.25 + 1.0) / 2)  # a NULL progress falls back to the proxy
-    assert score["cost_per_trial"] == pytest.approx(0.02)
+    assert score["cost"] == pytest.approx(0.02)
 
 
 def test_missing_cost_column_reads_as_no_cost(small_run):
-    assert all(r["cost_per_trial"] is None for r in variant_scores(small_run))
+    assert all(r["cost"] is None for r in scores(small_run))
 
 
 def test_paired_difference_is_over_case_means(small_run):
-    (d,) = paired_differences(small_run, baseline="A")
+    (d,) = headline(small_run, baseline="A")
     # per case B − A: c1 0, c2 +0.5, c3 +0.5 (A's c3 has one scored trial)
     assert d["diff"] == pytest.approx(np.mean([0, 0.5, 0.5]))
     assert d["se"] == pytest.approx(np.std([0, 0.5, 0.5], ddof=1) / math.sqrt(3))
@@ -125,6 +134,6 @@ def test_a_case_with_only_infra_errors_in_one_arm_is_not_paired(tmp_path):
     rows.append(trial("c10", "B", 1, 0, "infra_error"))
     path = tmp_path / "results.parquet"
     pq.write_table(rows_table(rows), path)
-    (d,) = paired_differences(path, baseline="A")
+    (d,) = headline(path, baseline="A")
     assert d["cases"] == 10 and d["diff"] == 0.0
     assert d["test"] == "no discordant cases"

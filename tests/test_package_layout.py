@@ -35,3 +35,18 @@ def test_no_module_finds_the_repository_through_file() -> None:
 def test_code_version_covers_every_part() -> None:
     modules = set(_package_modules())
     assert {"nightshift.flows.nightly_eval", "nightshift.tasks.run_trial", "nightshift.sandbox.bubblewrap"} <= modules
+
+
+def test_every_subpackage_is_listed_for_the_wheel() -> None:
+    # an editable install finds an unlisted subpackage through the folder mapping; a built wheel leaves it out
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {"nightshift." + ".".join(init.parent.relative_to(REPO).parts) for part in nightshift.PARTS
+             for init in (REPO / part).rglob("__init__.py") if "builtin" not in init.parts}
+    assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+
+
+def test_installed_data_is_told_apart_from_the_checkout(tmp_path) -> None:
+    from nightshift.resources import is_installed
+
+    assert not is_installed(REPO / "suites" / "builtin")  # a checkout's builtin suite takes a new record
+    assert is_installed(tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "nightshift" / "suites")

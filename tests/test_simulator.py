@@ -183,7 +183,7 @@ def test_same_seed_same_tool_calls_and_seeds_change_decisions(sim: tuple[str, Pa
     # a case and two seeds where sim-medium's plan differs (solve vs not)
     case, seed_solve, seed_other = None, None, None
     for brief in briefs:
-        plans = {s: decide("sim-medium", brief.id, s) for s in range(40)}
+        plans = {s: decide("sim-medium", brief.id, s, temperature=0.7) for s in range(40)}
         solving = [s for s, p in plans.items() if p is Plan.solve]
         wrong = [s for s, p in plans.items() if p is Plan.wrong]
         if solving and wrong:
@@ -363,3 +363,17 @@ def test_token_bucket_refills_and_counts_rejected() -> None:
     too_big = lenient.acquire("j", 10_000)
     assert not too_big.allowed and "too large" in too_big.message
 
+
+
+def test_temperature_changes_plans_with_seeded_noise_that_grows_with_it() -> None:
+    """A variant that changes only the temperature must not compare as exactly +0.0."""
+    from nightshift.simulator.policy import decide
+
+    cases = [f"case-{i}" for i in range(200)]
+    base = [decide("sim-medium", c, 1) for c in cases]
+    assert base == [decide("sim-medium", c, 1, temperature=0.0) for c in cases]  # 0: exactly the seed's plan
+    assert [decide("sim-medium", c, 1, temperature=0.7) for c in cases] == [
+        decide("sim-medium", c, 1, temperature=0.7) for c in cases]  # seeded: reproducible
+    changed = {t: sum(a != decide("sim-medium", c, 1, temperature=t) for a, c in zip(base, cases, strict=True))
+               for t in (0.2, 1.0)}
+    assert 0 < changed[0.2] < changed[1.0]

@@ -1,0 +1,4 @@
+"""Small statistics helpers."""
+from .median import median
+
+__all__ = ["median"]
