@@ -18,10 +18,13 @@ from nightshift.analysis.source import connect
 from nightshift.analysis.summary import Analysis
 from nightshift.analysis.tables import (
     DIFF_HEADERS,
+    METRIC_HEADERS,
     SCORE_HEADERS,
     diff_rows,
     drop_empty,
     markdown_table,
+    metric_label,
+    metric_rows,
     noise_lines,
     pct,
     power_lines,
@@ -46,7 +49,17 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
     out += [("h2", "Verdicts (pass rate)"), ("pre", verdicts or ["one arm only: nothing to compare"])]
     if progress:
         out += [("h2", "Verdicts (mean progress)"), ("pre", progress)]
+    named = analysis.info.get("metrics", [])
+    for m in named:
+        lines = [c["line"] for c in headline if c["metric"] == m["name"]]
+        if lines:
+            better = "higher" if m["higher_is_better"] else "lower"
+            out += [("h2", f"Verdicts ({metric_label(m['name'], m['unit'])}; {better} is better)"), ("pre", lines)]
     out += [("h2", "Scores"), ("table", *drop_empty(SCORE_HEADERS, score_rows(analysis.scores)))]
+    if named:
+        out += [("h2", "Named metrics"), ("p", "Each metric's mean per arm with its 95% interval, clustered by case; "
+                 "trials without a value (a time to pass of a trial that never passed, say) are left out of that "
+                 "metric only."), ("table", METRIC_HEADERS, metric_rows(analysis.scores, named))]
     if detail:
         out.append(("img", "scores", "Pass rate and progress per arm", plots.scores_figure(analysis.scores)))
     status_rows = [[s["arm"], str(s["total"]), *(str(s[k]) for k in STATUSES),

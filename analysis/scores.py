@@ -2,7 +2,9 @@
 
 Every metric is a mean over trials with its cluster-robust (CR1) standard error, clustered by case:
 seeds of one case share its difficulty, so they are not independent evidence. Infra errors are
-excluded from every denominator and counted in ``infra_errors``. See docs/ANALYSIS.md.
+excluded from every denominator and counted in ``infra_errors``. Named metrics (``score.<name>``
+columns, see analysis.source) get the same treatment; a trial without a value for one is left out of
+that metric only. See docs/ANALYSIS.md.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Sequence
 
 import duckdb
 
+from nightshift.analysis.source import score_metrics
 from nightshift.analysis.stats import Z95
 
 # metric name -> (column of the trials view, bounded to [0, 1]?)
@@ -25,6 +28,20 @@ METRICS: dict[str, tuple[str, bool]] = {
     "duration_s": ("duration_s", False),
 }
 STATUSES = ("resolved", "failed", "timeout", "step_limit", "token_limit", "cost_limit", "agent_error", "infra_error")
+HEADLINE = ("pass_rate", "progress")  # paired comparisons always cover these two, then every named metric
+
+
+def metrics_of(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, bool | None]]:
+    """METRICS plus the named metrics of these rows: name -> (column, bounded to [0, 1]? None: unbounded
+    and possibly negative)."""
+    named = {m.name: (m.name, True if m.fraction else (False if m.nonnegative else None))
+             for m in score_metrics(con)}
+    return {**METRICS, **named}
+
+
+def paired_metrics(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The metrics compared pair by pair: pass rate, progress, then every named metric."""
+    return [*HEADLINE, *(m.name for m in score_metrics(con))]
 
 
 def case_table(con: duckdb.DuckDBPyConnection) -> None:
@@ -32,10 +49,11 @@ def case_table(con: duckdb.DuckDBPyConnection) -> None:
 
     The one heavy pass over the trial rows: scores, breakdowns and paired comparisons all read it.
     """
+    metrics = metrics_of(con)
     sums = ", ".join(f"count({col}) FILTER (WHERE NOT infra) AS n_{m}, sum({col}) FILTER (WHERE NOT infra) AS s_{m}"
-                     for m, (col, _) in METRICS.items())
-    squares = ", ".join(f"sum({col} * {col}) FILTER (WHERE NOT infra) AS q_{m}"
-                        for m, col in (("pass_rate", "score"), ("progress", "progress")))
+                     for m, (col, _) in metrics.items())
+    squares = ", ".join(f"sum({metrics[m][0]} * {metrics[m][0]}) FILTER (WHERE NOT infra) AS q_{m}"
+                        for m in paired_metrics(con))
     con.execute(f"""CREATE OR REPLACE TEMP TABLE cases AS
         SELECT arm, case_id, any_value(domain) AS domain, any_value(split) AS split,
                count(*) FILTER (WHERE infra) AS infra_n, count(*) FILTER (WHERE NOT infra) AS n, {sums}, {squares}
@@ -49,13 +67,14 @@ def clustered_scores(con: duckdb.DuckDBPyConnection, by: Sequence[str] = ()) -> 
     trials summing to S_g is G/(G-1) · Σ_g (S_g - n_g·mean)² / N², expanded into sums one GROUP BY gives.
     """
     keys = ", ".join(["arm", *by])
+    metrics = metrics_of(con)
     parts = []
-    for m in METRICS:
+    for m in metrics:
         mean = f"(sum(s_{m}) / nullif(sum(n_{m}), 0))"
         g = f"count(*) FILTER (WHERE n_{m} > 0)"
         ss = (f"(sum(s_{m} * s_{m}) - 2 * {mean} * sum(s_{m} * n_{m}) + {mean} * {mean} * sum(n_{m} * n_{m}))")
         var = f"({g} / nullif({g} - 1, 0)::DOUBLE * greatest({ss}, 0) / (sum(n_{m}) * sum(n_{m}))::DOUBLE)"
-        parts.append(f"{mean} AS {m}, sqrt({var}) AS {m}_se")
+        parts.append(f"{mean} AS {m}, sqrt({var}) AS {m}_se, sum(n_{m})::BIGINT AS {m}_n")
     cur = con.execute(f"""SELECT {keys}, sum(n)::BIGINT AS trials, sum(infra_n)::BIGINT AS infra_errors,
            count(*) FILTER (WHERE n > 0) AS cases, {", ".join(parts)}
         FROM cases GROUP BY ALL ORDER BY ALL""")
@@ -63,18 +82,20 @@ def clustered_scores(con: duckdb.DuckDBPyConnection, by: Sequence[str] = ()) -> 
     rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
     for row in rows:
         row["variant"] = row["arm"]
-        for m, (_, bounded) in METRICS.items():
+        for m, (_, bounded) in metrics.items():
             _interval(row, m, bounded)
     return rows
 
 
-def _interval(row: dict, metric: str, bounded: bool) -> None:
+def _interval(row: dict, metric: str, bounded: bool | None) -> None:
     mean, se = row[metric], row[f"{metric}_se"]
     if mean is None:
         row[f"{metric}_se"] = row[f"{metric}_low"] = row[f"{metric}_high"] = None
         return
     se = 0.0 if se is None or math.isnan(se) else se
-    low, high = max(0.0, mean - Z95 * se), mean + Z95 * se  # every metric is a rate or a count: never < 0
+    low, high = mean - Z95 * se, mean + Z95 * se
+    if bounded is not None:  # a rate, a count or a duration: never < 0
+        low = max(0.0, low)
     if bounded:
         high = min(1.0, high)
     row[f"{metric}_se"], row[f"{metric}_low"], row[f"{metric}_high"] = se, low, high

@@ -4,14 +4,23 @@ The view gives every later query the same columns whatever the Parquet holds: co
 result schema adds (a grader's ``progress``, a gateway's ``cost_usd``, hidden-test counts) are used
 when present and read as NULL, or as a documented proxy, when absent. It also names the *arm* of a
 trial: the variant, or ``variant@run`` when the same variant name comes from several runs.
+
+Named metrics (``score.<name>`` columns, graders/metric.py) are discovered here: each one other than
+``resolved`` and ``progress`` (the pass rate and progress themselves) becomes a view column of its
+name, described in the ``metric_meta`` table (unit, direction) that every later query reads.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import pyarrow.parquet as pq
+
+from nightshift.models import RESERVED_METRIC_NAMES
 
 PROGRESS_COLUMNS = ("progress", "progress_score")
 COST_COLUMNS = ("cost_usd", "cost", "estimated_cost_usd")
@@ -24,6 +33,75 @@ PROGRESS_PROXY = """CASE WHEN coalesce(f2p_total, 0) + coalesce(p2p_total, 0) > 
     THEN (coalesce(f2p_passed, 0) + coalesce(p2p_passed, 0))::DOUBLE
          / (coalesce(f2p_total, 0) + coalesce(p2p_total, 0))
     ELSE score END"""
+
+
+SCORE_PREFIX = "score."
+BUILTIN_SCORES = ("resolved", "progress")  # the same numbers as the score and progress columns
+METRIC_NAME = re.compile(r"[a-z][a-z0-9_]{0,62}")
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """A named metric found in the rows: how to show its values and which way is better."""
+
+    name: str
+    unit: str  # 'fraction' (a rate in [0, 1], shown in %, differences in points) or a unit label
+    higher_is_better: bool
+    nonnegative: bool
+
+    @property
+    def fraction(self) -> bool:
+        return self.unit == "fraction"
+
+    def label(self) -> str:
+        return self.name.replace("_", " ") + ("" if self.fraction else f" ({self.unit})" if self.unit else "")
+
+
+def _column_meta(paths: Sequence[Path | str]) -> dict[str, dict[str, str]]:
+    """score.<name> column -> its Parquet field metadata (unit, higher_is_better), first file that has it."""
+    found: dict[str, dict[str, str]] = {}
+    for path in paths:
+        for f in pq.read_schema(path):
+            if f.name.startswith(SCORE_PREFIX) and f.name not in found and f.metadata:
+                found[f.name] = {k.decode(): v.decode() for k, v in f.metadata.items()}
+    return found
+
+
+def score_metrics(con: duckdb.DuckDBPyConnection) -> list[MetricInfo]:
+    """The named metrics of the ``trials`` view, in column order (none when the view has no metric_meta)."""
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'metric_meta'").fetchone()[0]:
+        return []
+    return [MetricInfo(n, u, h, z) for n, u, h, z in con.execute(
+        "SELECT name, unit, higher_is_better, nonnegative FROM metric_meta ORDER BY position").fetchall()]
+
+
+def _discover(con: duckdb.DuckDBPyConnection, scan: str, ordered: list[str],
+              paths: Sequence[Path | str], notes: list[str]) -> list[MetricInfo]:
+    meta = _column_meta(paths)
+    candidates = []
+    for column in ordered:
+        name = column.removeprefix(SCORE_PREFIX)
+        if not column.startswith(SCORE_PREFIX) or name in BUILTIN_SCORES:
+            continue
+        if not METRIC_NAME.fullmatch(name) or name in RESERVED_METRIC_NAMES:
+            notes.append(f"column {column!r} left out: {name!r} is not a usable metric name")
+            continue
+        candidates.append(name)
+    ranges = con.execute("SELECT " + ", ".join(f'min("{SCORE_PREFIX}{n}"), max("{SCORE_PREFIX}{n}")'
+                                               for n in candidates) + f" FROM {scan}").fetchone() if candidates else []
+    found = []
+    for i, name in enumerate(candidates):
+        low, high = ranges[2 * i], ranges[2 * i + 1]
+        info = meta.get(SCORE_PREFIX + name, {})
+        unit = info.get("unit") or ("fraction" if low is not None and low >= 0 and high <= 1 else "")
+        found.append(MetricInfo(name, unit, info.get("higher_is_better", "true") != "false",
+                                low is None or low >= 0))
+    con.execute("CREATE OR REPLACE TEMP TABLE metric_meta (position INTEGER, name VARCHAR, unit VARCHAR, "
+                "higher_is_better BOOLEAN, nonnegative BOOLEAN)")
+    if found:
+        con.executemany("INSERT INTO metric_meta VALUES (?, ?, ?, ?, ?)",
+                        [(i, m.name, m.unit, m.higher_is_better, m.nonnegative) for i, m in enumerate(found)])
+    return found
 
 
 class AnalysisError(ValueError):
@@ -66,7 +144,8 @@ def connect(parquet: Path | str | Sequence[Path | str]) -> tuple[duckdb.DuckDBPy
     con = duckdb.connect(":memory:")
     scan = "read_parquet([" + ", ".join(sql_text(Path(p).as_posix()) for p in paths) + "], union_by_name = true)"
     try:
-        columns = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()}
+        ordered = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()]
+        columns = set(ordered)
     except duckdb.Error as exc:
         raise AnalysisError(f"{', '.join(map(str, paths))}: not readable as Parquet ({exc})") from exc
     missing = [c for c in REQUIRED if c not in columns]
@@ -104,6 +183,8 @@ def connect(parquet: Path | str | Sequence[Path | str]) -> tuple[duckdb.DuckDBPy
     arm = ("variant || '@' || CASE run_id " + " ".join(f"WHEN {sql_text(r)} THEN {sql_text(labels[r])}" for r in runs)
            + " END"
            if shared else "variant")
+    metrics = _discover(con, scan, ordered, paths, notes)
+    named = "".join(f', "{SCORE_PREFIX}{m.name}"::DOUBLE AS {m.name}' for m in metrics)
     con.execute(f"""CREATE VIEW trials AS SELECT
         run_id, {arm} AS arm, variant, {col('model_version', "''")} AS model_version, case_id,
         {col('seed', '0')} AS seed,
@@ -113,9 +194,10 @@ def connect(parquet: Path | str | Sequence[Path | str]) -> tuple[duckdb.DuckDBPy
         {public_pass} AS public_pass, {hidden_pass} AS hidden_pass,
         ({col('input_tokens', '0')} + {col('output_tokens', '0')})::DOUBLE AS tokens,
         {f'{cost_col}::DOUBLE' if cost_col else 'NULL::DOUBLE'} AS cost,
-        {col('duration_s', 'NULL')}::DOUBLE AS duration_s
+        {col('duration_s', 'NULL')}::DOUBLE AS duration_s{named}
         FROM {scan}""")
     info = {"files": [str(p) for p in paths], "runs": runs, "arm_by_run": bool(shared), "run_labels": labels,
             "progress": progress_col or ("proxy: public test fraction" if proxy != "score" else "proxy: score"),
-            "cost": cost_col, "hidden": has_hidden, "notes": notes}
+            "cost": cost_col, "hidden": has_hidden, "notes": notes,
+            "metrics": [{"name": m.name, "unit": m.unit, "higher_is_better": m.higher_is_better} for m in metrics]}
     return con, info

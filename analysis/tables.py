@@ -44,7 +44,33 @@ def p_value(p: float) -> str:
 SCORE_HEADERS = ("arm", "trials", "infra (excl.)", "cases", "pass rate", "95% CI", "progress", "95% CI ",
                  "public pass", "hidden pass", "tokens/trial", "cost/trial", "s/trial")
 DIFF_HEADERS = ("comparison", "metric", "scope", "cases", "diff (pts)", "95% CI", "p", "noise floor", "MDD 80%",
-                "verdict")
+                "verdict")  # a named metric with a unit shows its differences in that unit (the metric cell says)
+METRIC_HEADERS = ("arm", "metric", "better", "trials with a value", "mean", "95% CI")
+
+
+def metric_label(name: str, unit: str = "fraction") -> str:
+    """``time_to_pass``, ``s`` -> ``time to pass (s)``; rates carry no unit."""
+    return name.replace("_", " ") + ("" if unit in ("fraction", "") else f" ({unit})")
+
+
+def amount(x: float | None, unit: str = "fraction", signed: bool = True) -> str:
+    """A value (or difference) of a metric: points/percent for rates, three significant digits otherwise."""
+    if unit == "fraction":
+        return pts(x) if signed else pct(x)
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else (f"{x:+.3g}" if signed else f"{x:.3g}")
+
+
+def metric_rows(scores: list[dict], metrics: list[dict]) -> list[list[str]]:
+    """One row per arm and named metric (the cells of METRIC_HEADERS); metrics are ``info['metrics']``."""
+    rows = []
+    for s in scores:
+        for m in metrics:
+            name, unit = m["name"], m.get("unit", "fraction")
+            low, high = s.get(f"{name}_low"), s.get(f"{name}_high")
+            ci = "–" if low is None else f"[{amount(low, unit, False)}, {amount(high, unit, False)}]"
+            rows.append([s["variant"], metric_label(name, unit), "higher" if m.get("higher_is_better", True)
+                         else "lower", str(s.get(f"{name}_n", "–")), amount(s.get(name), unit, False), ci])
+    return rows
 
 
 def score_rows(scores: list[dict]) -> list[list[str]]:
@@ -61,12 +87,14 @@ def diff_rows(diffs: list[dict]) -> list[list[str]]:
     """One table row per comparison (the cells of DIFF_HEADERS)."""
     rows = []
     for d in diffs:
-        floor = d.get("noise_floor")
-        rows.append([f"{d['variant']} − {d['baseline']}", d.get("metric", "pass_rate").replace("_", " "),
-                     d.get("scope", "all"), str(d["cases"]), pts(d["diff"]),
-                     f"[{pts(d['ci_low'])}, {pts(d['ci_high'])}]",
-                     p_value(d["p"]) if "p" in d else "–", "–" if floor is None else f"±{100 * floor:.1f}",
-                     "–" if d.get("mdd") is None else f"{100 * d['mdd']:.1f}", d["verdict"]])
+        floor, unit = d.get("noise_floor"), d.get("unit", "fraction")
+        mdd = d.get("mdd")
+        rows.append([f"{d['variant']} − {d['baseline']}", metric_label(d.get("metric", "pass_rate"), unit),
+                     d.get("scope", "all"), str(d["cases"]), amount(d["diff"], unit),
+                     f"[{amount(d['ci_low'], unit)}, {amount(d['ci_high'], unit)}]",
+                     p_value(d["p"]) if "p" in d else "–",
+                     "–" if floor is None else "±" + amount(floor, unit).lstrip("+"),
+                     "–" if mdd is None or math.isnan(mdd) else amount(mdd, unit).lstrip("+"), d["verdict"]])
     return rows
 
 
@@ -76,8 +104,9 @@ def drop_empty(headers: tuple[str, ...] | list[str], rows: list[list[str]]) -> t
     return [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
 
 
-def print_comparison(scores: list[dict], diffs: list[dict], console: Console | None = None) -> None:
-    """Scores, comparisons and one verdict line per comparison, for the terminal."""
+def print_comparison(scores: list[dict], diffs: list[dict], console: Console | None = None,
+                     metrics: list[dict] | None = None) -> None:
+    """Scores, named metrics, comparisons and one verdict line per comparison, for the terminal."""
     console = console or Console()
     table = Table(title="Scores by arm (95% CI, clustered by case; infra errors excluded)")
     headers, rows = drop_empty(SCORE_HEADERS, score_rows(scores))
@@ -86,6 +115,13 @@ def print_comparison(scores: list[dict], diffs: list[dict], console: Console | N
     for row in rows:
         table.add_row(*row)
     console.print(table)
+    if metrics:
+        mt = Table(title="Named metrics by arm (95% CI, clustered by case; trials without a value left out)")
+        for col in METRIC_HEADERS:
+            mt.add_column(col, justify="left" if col in ("arm", "metric", "better") else "right")
+        for row in metric_rows(scores, metrics):
+            mt.add_row(*row)
+        console.print(mt)
     if diffs:
         dt = Table(title="Paired differences over shared cases (points)")
         for col in DIFF_HEADERS:
@@ -93,8 +129,11 @@ def print_comparison(scores: list[dict], diffs: list[dict], console: Console | N
         for row in diff_rows(diffs):
             dt.add_row(*row)
         console.print(dt)
-        for d in diffs:
+        for d in diffs:  # the pass rate's verdicts first, then each metric's
             if "line" in d and d.get("metric", "pass_rate") == "pass_rate":
+                console.print(d["line"], markup=False, highlight=False, soft_wrap=True)
+        for d in diffs:  # named metrics (progress lines stay in the report, as before)
+            if "line" in d and d.get("metric", "pass_rate") not in ("pass_rate", "progress"):
                 console.print(d["line"], markup=False, highlight=False, soft_wrap=True)
 
 

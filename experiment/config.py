@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from nightshift.contracts import SandboxLimits
 from nightshift.flows.infra_alerts import AlertSettings
+from nightshift.models import MetricSpec
 
 
 class ExperimentError(ValueError):
@@ -224,6 +225,9 @@ class Experiment(_Strict):
                                          "pool (several machines); unset: every trial runs in this process.")
     alerts: AlertSettings | None = Field(None, description="Infra failure spike alerts and the share of infra "
                                          "errors that makes a night untrustworthy (flows/infra_alerts.py).")
+    metrics: list[MetricSpec] = Field([], description="Metrics every trial gets beyond resolved and progress "
+                                      "(and its suite's): a name such as 'time_to_pass', or {use, name, settings}; "
+                                      "each becomes a score.<name> column (docs/ANALYSIS.md).")
 
     @model_validator(mode="after")
     def _unique(self) -> Experiment:
@@ -270,6 +274,7 @@ def load_experiment(path: Path) -> Experiment:
         exp.suite_paths(path.parent)
     except SuiteError as exc:
         raise ExperimentError(f"{path}: field 'suites': {exc}") from None
+    _check_metrics(path, exp)
     return exp
 
 
@@ -283,6 +288,22 @@ def _check_harnesses(path: Path, exp: Experiment) -> None:
         except HarnessError as exc:
             raise ExperimentError(f"{path}: variant {variant.name!r}: field 'variants.{index}.harness.{exc.field}': "
                                   f"{exc}") from None
+
+
+def _check_metrics(path: Path, exp: Experiment) -> None:
+    """Resolve every metric now, so a wrong name or setting stops the run before any trial starts."""
+    from nightshift.graders.metric import MetricError, resolve_metric
+
+    seen: dict[str, int] = {}
+    for index, entry in enumerate(exp.metrics):
+        try:
+            metric = resolve_metric(entry)
+        except MetricError as exc:
+            raise ExperimentError(f"{path}: field 'metrics.{index}.{exc.field}': {exc}") from None
+        if metric.name in seen:
+            raise ExperimentError(f"{path}: field 'metrics.{index}': a second metric named {metric.name!r} (first "
+                                  f"at metrics.{seen[metric.name]}); give one of them another 'name'")
+        seen[metric.name] = index
 
 
 def _hint(err: dict) -> str:

@@ -57,6 +57,8 @@ class RunManifest(BaseModel):
     code_version: str
     python: str
     packages: dict[str, str]
+    metrics: dict[str, list[dict]] = Field({}, description="Suite name -> its metrics' identities (name, use, "
+                                           "source, version or content hash, settings), in column order.")
     created_at: str = ""
 
     def pins(self) -> dict:
@@ -132,7 +134,8 @@ def package_versions() -> dict[str, str]:
 
 def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPin], endpoint: str,
                    sandbox_identity: str, grader_version: str, suite_validation: dict[str, str] | None = None,
-                   harnesses: dict[str, dict] | None = None) -> RunManifest:
+                   harnesses: dict[str, dict] | None = None, metrics: dict[str, list[dict]] | None = None
+                   ) -> RunManifest:
     from nightshift.graders.hidden_seed import night_seed
 
     return RunManifest(
@@ -144,5 +147,5 @@ def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPi
         hidden_seed=night_seed(exp.name, exp.hidden_seed), suite_validation=suite_validation or {},
         case_images={c.id: c.image for c in cases if c.image},
         grader_version=grader_version, code_version=code_version(), python=platform.python_version(),
-        packages=package_versions(), created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        packages=package_versions(), metrics=metrics or {}, created_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )

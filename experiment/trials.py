@@ -21,8 +21,11 @@ class TrialSpec(BaseModel):
 
 
 def trial_id(manifest: RunManifest, case: Case, variant: Variant, seed: int) -> str:
-    return canonical_hash({"pins": manifest.trial_pins(variant.name), "suite": case.suite, "case": case.id,
-                           "case_content": case.content_hash, "variant": variant.model_dump(), "seed": seed})
+    pins = {"pins": manifest.trial_pins(variant.name), "suite": case.suite, "case": case.id,
+            "case_content": case.content_hash, "variant": variant.model_dump(), "seed": seed}
+    if manifest.metrics.get(case.suite):  # a changed metric (version, settings) grades differently: a new trial
+        pins["metrics"] = manifest.metrics[case.suite]
+    return canonical_hash(pins)
 
 
 def expand_trials(manifest: RunManifest, cases: list[Case], variants: list[Variant]) -> list[TrialSpec]:

@@ -23,6 +23,7 @@ from nightshift.flows.trial_context import load_run_cases, open_backend, open_ga
 from nightshift.flows.trial_map import run_all
 from nightshift.gateway import ModelGateway
 from nightshift.graders import GRADER_VERSION
+from nightshift.graders.metric import MetricSet, metric_sets
 from nightshift.harnesses.pins import pin_harnesses
 from nightshift.models import Case
 from nightshift.planner.night import plan_night
@@ -33,10 +34,17 @@ DEFAULT_EXPERIMENT = "experiments/default.yaml"  # relative to the project folde
 
 
 def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url: str, sandbox_identity: str,
-            suite_validation: dict[str, str] | None = None, harnesses: dict[str, dict] | None = None) -> RunManifest:
+            suite_validation: dict[str, str] | None = None, harnesses: dict[str, dict] | None = None,
+            metrics: dict[str, MetricSet] | None = None) -> RunManifest:
     models = {v.name: ModelPin(model=v.model, version=gateway.resolve_model_version(v.model)) for v in exp.variants}
+    pins = {suite: chosen.identities() for suite, chosen in (metrics or {}).items()}
     return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation,
-                          harnesses)
+                          harnesses, pins)
+
+
+def metric_columns(metrics: dict[str, MetricSet]) -> dict[str, dict[str, str]]:
+    """Every metric column of the run (name -> unit and direction), in the order the suites name them."""
+    return {name: meta for chosen in metrics.values() for name, meta in chosen.columns().items()}
 
 
 def check_suites_validated(exp: Experiment, experiment_file: Path, cases: list[Case]) -> dict[str, str]:
@@ -56,12 +64,13 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     exp = load_experiment(path)
     cases = load_run_cases(exp, path)
     validation = check_suites_validated(exp, path, cases)  # before anything starts
+    metrics = metric_sets(cases, exp.metrics)  # resolved once: the manifest pins exactly these
     backend = open_backend(exp)
     harnesses, variant_backends = pin_harnesses(exp, backend)  # builds a command harness's image once
     with model_endpoint(exp, exp.suite_paths(path.parent), exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
-                           backend.identity(), validation, harnesses)
+                           backend.identity(), validation, harnesses, metrics)
         run_dir = exp.output_dir / manifest.run_id
         with hold_run(run_dir, publisher):  # one writer per run: a second copy of this night is refused
             manifest.write(run_dir / "manifest.json")
@@ -73,7 +82,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             history = [Path(s).parent for s in night.history.sources] if night.history else []
             on_disk = prepare_rows(run_dir, specs, exp.trial_cache(), history)
             pinned = endpoint.simulator_requests()
-            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, variant_backends)
+            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, variant_backends, metrics)
             alarm = InfraAlarm(exp.alerts, manifest.run_id, logger) if exp.alerts else None
 
             def answer(trials: list, finished: dict | None = None, loads: list | None = None) -> None:
@@ -89,7 +98,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             rows = assemble_rows(run_dir, specs, answer)
             served = endpoint.simulator_requests()
             try:
-                parquet = write_parquet(rows, run_dir / "results.parquet")
+                parquet = write_parquet(rows, run_dir / "results.parquet", metric_columns(metrics))
                 summary = publish(run_dir, parquet, len(specs), baseline=exp.variants[0].name, publisher=publisher)
             except OSError as exc:
                 if not is_disk_full(exc):
@@ -129,6 +138,9 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publishe
     summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": result.scores,
                "differences": differences, "verdicts": [c.line for c in result.headline()],
                "infra": result.info.get("infra", []),
+               "metrics": result.info["metrics"],
+               "metric_verdicts": {m["name"]: [c.line for c in result.headline(m["name"])]
+                                   for m in result.info["metrics"]},
                "report_md": str(md), "report_html": str(page), "viewer_url": run_url(run_dir.name),
                "view_command": view_command(run_dir)}
     atomic_write_text(run_dir / "summary.json", json.dumps(summary, indent=2, default=str))

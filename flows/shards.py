@@ -38,6 +38,7 @@ from nightshift.experiment.manifest import RunManifest
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import run_all
+from nightshift.graders.metric import metric_sets
 from nightshift.planner import Capacity, NightClock, TrialLoad, deal_shards
 from nightshift.planner.night import NightPlan, capacity_of
 from nightshift.planner.schedule import case_block
@@ -170,7 +171,13 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
     if backend.identity() != manifest.sandbox_identity:
         raise ShardError(f"worker {os.uname().nodename}: sandbox identity {backend.identity()} differs from the "
                          f"run's pin {manifest.sandbox_identity}; give every worker the same image")
-    by_id = {s.trial_id: s for s in expand_trials(manifest, load_run_cases(exp, path), exp.variants)}
+    cases = load_run_cases(exp, path)
+    metrics = metric_sets(cases, exp.metrics)
+    if {suite: chosen.identities() for suite, chosen in metrics.items()} != manifest.metrics:
+        raise ShardError(f"worker {os.uname().nodename}: the metrics here differ from the run's pins in "
+                         f"manifest.json (a metric's version or settings); install the same metric packages on "
+                         f"every worker")
+    by_id = {s.trial_id: s for s in expand_trials(manifest, cases, exp.variants)}
     missing = [t for t in trial_ids if t not in by_id]
     if missing:
         raise ShardError(f"worker {os.uname().nodename}: {len(missing)} of this shard's trials are not trials of "
@@ -185,7 +192,7 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
 
     _, variant_backends = pin_harnesses(exp, backend)  # this worker's derived images (same content keys)
     ctx = trial_context(exp, run, backend, open_gateway(exp, base_url, key, concurrency, share),
-                        manifest.hidden_seed, variant_backends)
+                        manifest.hidden_seed, variant_backends, metrics)
     cap = capacity_of(exp)
     scale = share / exp.model.share
     capacity = Capacity(concurrency, cap.requests_per_minute and cap.requests_per_minute * scale,

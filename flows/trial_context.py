@@ -17,6 +17,7 @@ from nightshift.contracts import SandboxBackend
 from nightshift.experiment.config import Experiment
 from nightshift.gateway import ModelGateway
 from nightshift.graders import CaseGrader
+from nightshift.graders.metric import MetricSet
 from nightshift.models import Case
 from nightshift.sandbox import backend_for
 from nightshift.scratch import reap_scratch
@@ -57,8 +58,11 @@ def open_gateway(exp: Experiment, base_url: str, api_key: str, concurrency: int,
 
 
 def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gateway: ModelGateway,
-                  hidden_seed: int, variant_backends: dict[str, SandboxBackend] | None = None) -> TrialContext:
+                  hidden_seed: int, variant_backends: dict[str, SandboxBackend] | None = None,
+                  metrics: dict[str, MetricSet] | None = None) -> TrialContext:
     """The context every trial of this process gets; ``hidden_seed`` is the manifest's night seed;
-    ``variant_backends``: a command harness's derived image per variant (harnesses/pins.py)."""
+    ``variant_backends``: a command harness's derived image per variant (harnesses/pins.py); ``metrics``:
+    each suite's MetricSet as the manifest pins it (graders.metric.metric_sets)."""
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
-                        grader=CaseGrader(hidden_seed=hidden_seed), variant_backends=variant_backends or {})
+                        grader=CaseGrader(hidden_seed=hidden_seed), variant_backends=variant_backends or {},
+                        metrics=dict(metrics or {}))

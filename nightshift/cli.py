@@ -54,7 +54,7 @@ def _run(args: argparse.Namespace) -> int:
     console.print(f"\nrun folder: {summary['run_dir']}\nresults:    {summary['parquet']} "
                   f"({summary['trials']} trials)\nmodel calls by trials this invocation: "
                   f"{summary['model_calls_this_invocation']}\nwall time: {time.monotonic() - started:.1f}s\n")
-    print_comparison(summary["scores"], summary["differences"], console)
+    print_comparison(summary["scores"], summary["differences"], console, summary.get("metrics"))
     console.print(f"\nreport: {summary['report_html']}\nviewer: {summary['view_command']}   (then open "
                   f"{summary['viewer_url']})", markup=False, highlight=False, soft_wrap=True)
     return 0
@@ -75,7 +75,8 @@ def _compare(args: argparse.Namespace) -> int:
         return 2
     for line in result.info.get("untrusted", []):  # said first: the numbers below may not mean what they seem
         console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
-    print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console)
+    print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console,
+                     result.info["metrics"])
     for line in (result.info.get("infra", []) + noise_lines(result) + power_lines(result)
                  + [f"note: {n}" for n in result.info["notes"]]):
         console.print(line, markup=False, highlight=False, soft_wrap=True)

@@ -6,11 +6,12 @@ Pydantic models so every hand-off is explicit and serialisable (a result row is 
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from pathlib import Path
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class TrialStatus(StrEnum):
@@ -76,6 +77,30 @@ class Sidecar(BaseModel):
     env: dict[str, str] = Field({}, description="Environment of the service.")
 
 
+# names a metric may not have: the analysis already uses them for its own columns and keys
+RESERVED_METRIC_NAMES = frozenset({
+    "pass_rate", "score", "public_pass", "hidden_pass", "tokens", "cost", "duration_s", "run_id", "arm", "variant",
+    "model_version", "case_id", "seed", "domain", "split", "status", "infra", "trials", "cases", "infra_errors", "n"})
+
+
+class MetricSpec(BaseModel):
+    """One entry of a ``metrics`` list (suite.toml or the experiment file); a plain string is its ``use``."""
+
+    model_config = ConfigDict(extra="forbid")
+    NAME: ClassVar[re.Pattern] = re.compile(r"[a-z][a-z0-9_]{0,62}")
+
+    use: str = Field(description="A built-in metric name (nightshift plugins), an entry point of the "
+                     "'nightshift.metrics' group, or 'module:Class'.")
+    name: str | None = Field(None, pattern=r"^[a-z][a-z0-9_]{0,62}$", description="Column name: the row "
+                             "carries the value as 'score.<name>'; default: the metric's own name.")
+    settings: dict[str, Any] = Field({}, description="Settings the metric class takes (its fields).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short_form(cls, data: Any) -> Any:
+        return {"use": data} if isinstance(data, str) else data
+
+
 class Case(BaseModel):
     """One problem of a suite, loaded from its folder (see suites/README.md for the layout)."""
 
@@ -104,6 +129,8 @@ class Case(BaseModel):
         "nightshift", description="How test_runner reports; 'harbor': the verifier wrapper's result line.")
     excluded_tests: list[str] = Field([], description="Tests found flaky on the oracle by validate-suite; run, "
                                                       "reported, never scored.")
+    metrics: list[MetricSpec] = Field([], description="The suite's metrics (suite.toml 'metrics'), beyond "
+                                      "resolved and progress.")
 
     @property
     def workspace_dir(self) -> Path:
@@ -149,12 +176,18 @@ class TestOutcome(BaseModel):
 
 
 class GradeResult(BaseModel):
-    """Everything the grader found; resolved needs every counted public and hidden test to pass."""
+    """Everything the grader found; resolved needs every counted public and hidden test to pass.
+
+    ``scores`` are the named metrics of the trial (graders/metric.py): a grader may set its own (a
+    Harbor reward file, say), and the trial's metrics add theirs; each becomes a ``score.<name>`` column.
+    """
 
     tests: list[TestOutcome]
     hidden_seed: int | None = Field(None, description="Seed the hidden-test generator got (None: no hidden tests).")
     hidden_digest: str = Field("", description="sha256 of the generated hidden tests: a re-grade with the same "
                                                "seed must reproduce it.")
+    scores: dict[str, float | None] = Field({}, description="Metric name -> value (None: no value for this trial).")
+    messages: dict[str, str] = Field({}, description="Metric name -> what the metric said about its value.")
 
     def _count(self, kind: str) -> tuple[int, int]:
         chosen = [t for t in self.tests if t.kind == kind and not t.excluded]
@@ -201,6 +234,20 @@ class GradeResult(BaseModel):
     def all_passed(self) -> bool:
         scored = [t for t in self.tests if t.kind != "checkpoint" and not t.excluded]
         return bool(scored) and all(t.passed for t in scored)
+
+    def row_fields(self) -> dict[str, int | float]:
+        """The test counts and progress a result row carries (TrialResult's fields of the same names)."""
+        (f2p, f2p_n), (p2p, p2p_n), (hid, hid_n), (cp, cp_n) = self.f2p, self.p2p, self.hidden, self.checkpoints
+        return {"f2p_passed": f2p, "f2p_total": f2p_n, "p2p_passed": p2p, "p2p_total": p2p_n, "hidden_passed": hid,
+                "hidden_total": hid_n, "checkpoints_passed": cp, "checkpoints_total": cp_n,
+                "excluded_tests": len(self.excluded), "progress": self.progress, "hidden_seed": self.hidden_seed,
+                "hidden_digest": self.hidden_digest}
+
+    @staticmethod
+    def ungraded_fields(case: Case) -> dict[str, int | float]:
+        """What a row carries when the trial was never graded: nothing passed, the case's own totals."""
+        return {"f2p_total": len(case.fail_to_pass), "p2p_total": len(case.pass_to_pass),
+                "checkpoints_total": len(case.checkpoints)}
 
 
 class AgentOutcome(BaseModel):
@@ -264,3 +311,7 @@ class TrialResult(BaseModel):
     duration_s: float = 0.0
     started_at: str = ""
     finished_at: str = ""
+    scores: dict[str, float | None] = Field({}, description="Named metrics; the Parquet file carries each as a "
+                                            "'score.<name>' column (null where a trial has no value).")
+    score_messages: dict[str, str] = Field({}, description="What each metric said; kept in the per-trial "
+                                           "JSON file, not in Parquet.")

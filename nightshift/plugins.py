@@ -13,7 +13,12 @@ from __future__ import annotations
 from nightshift.registry import Registry
 
 HARNESSES = Registry("harnesses", {"reference": "nightshift.harnesses.tool_agent:ToolAgent"})
-METRICS = Registry("metrics", {})
+METRICS = Registry("metrics", {
+    "resolved": "nightshift.graders.builtin_metrics:Resolved",
+    "progress": "nightshift.graders.builtin_metrics:Progress",
+    "time_to_pass": "nightshift.graders.builtin_metrics:TimeToPass",
+    "files_outside_allowed": "nightshift.graders.builtin_metrics:FilesOutsideAllowed",
+})
 IMPORTERS = Registry("importers", {
     "humaneval": "nightshift.suites.humaneval:import_humaneval",
     "harbor": "nightshift.suites.harbor:import_harbor",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from nightshift.models import Case, CaseLimits, Checkpoint, HiddenTests
+from nightshift.models import Case, CaseLimits, Checkpoint, HiddenTests, MetricSpec
 
 VALIDATION_FILE = "validation.json"
 # where the sandbox itself mounts things: a case's workdir alias may not sit on them
@@ -152,13 +152,19 @@ def load_cases(suite_dir: Path, only: list[str] | None = None) -> list[Case]:
     meta_path = suite_dir / "suite.toml"
     if not meta_path.is_file():
         raise SuiteError(f"{meta_path}: missing; a suite folder needs suite.toml with at least name = '...'")
-    name = tomllib.loads(meta_path.read_text()).get("name", suite_dir.name)
+    try:
+        suite_meta = tomllib.loads(meta_path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise SuiteError(f"{meta_path}: not valid TOML ({exc})") from exc
+    name = suite_meta.get("name", suite_dir.name)
+    metrics = suite_metrics(meta_path, suite_meta.get("metrics", []))
     cases = [_load_case(d, name) for d in sorted(suite_dir.iterdir()) if (d / "case.toml").is_file()]
     flaky = _flaky_tests(suite_dir)
     for case in cases:
         validated_hash, names = flaky.get(case.id, ("", []))
         if validated_hash == case.content_hash:
             case.excluded_tests = list(names)
+        case.metrics = metrics
     if only is not None:
         known = {c.id for c in cases}
         missing = sorted(set(only) - known)
@@ -166,6 +172,26 @@ def load_cases(suite_dir: Path, only: list[str] | None = None) -> list[Case]:
             raise SuiteError(f"cases {missing} are not in suite {suite_dir}; check the 'cases' list")
         cases = [c for c in cases if c.id in set(only)]
     return cases
+
+
+def suite_metrics(meta_path: Path, raw: object) -> list[MetricSpec]:
+    """suite.toml's ``metrics``: a list of names or of {use, name, settings} tables, each resolved now."""
+    from nightshift.graders.metric import MetricError, resolve_metric
+
+    if not isinstance(raw, list):
+        raise SuiteError(f"{meta_path}: field 'metrics': expected a list (metrics = [\"time_to_pass\"] or "
+                         f"[[metrics]] tables), got {type(raw).__name__}")
+    specs = []
+    for index, item in enumerate(raw):
+        try:
+            spec = MetricSpec.model_validate(item)
+            resolve_metric(spec)
+        except ValidationError as exc:
+            raise _field_error(meta_path, exc, f"metrics.{index}") from None
+        except MetricError as exc:
+            raise SuiteError(f"{meta_path}: field 'metrics.{index}.{exc.field}': {exc}") from None
+        specs.append(spec)
+    return specs
 
 
 def suite_hash(cases: list[Case]) -> str:

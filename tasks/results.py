@@ -1,7 +1,9 @@
 """Per-trial result files (written atomically as each trial ends) and the run's Parquet file.
 
 The Parquet file is always rebuilt from the per-trial files, one file per trial id, so no crash
-point can leave a duplicate or a missing row.
+point can leave a duplicate or a missing row. Each named metric of ``TrialResult.scores`` becomes one
+``score.<name>`` column (null where a trial has no value), with the metric's unit and direction in
+the column's Parquet metadata for the analysis to read.
 """
 
 from __future__ import annotations
@@ -42,27 +44,44 @@ def read_results(run_dir: Path, trial_ids: list[str]) -> list[TrialResult]:
 # ISO strings in the per-trial JSON, real UTC timestamps in Parquet (runs written before are strings there:
 # nightshift.results reads both)
 TIMESTAMPS = ("started_at", "finished_at")
+SCORE_PREFIX = "score."
+NESTED = ("scores", "score_messages")  # flattened into score.<name> columns / kept in the JSON files only
 
 
-def _arrow_schema() -> pa.Schema:
+def _arrow_schema(metrics: dict[str, dict[str, str]]) -> pa.Schema:
     kinds = {int: pa.int64(), float: pa.float64(), str: pa.string()}
     fields = []
     for name, info in TrialResult.model_fields.items():
+        if name in NESTED:
+            continue
         # an optional int (``int | None``) is a nullable int64 column, not text
         kind = next((k for k in typing.get_args(info.annotation) if k is not type(None)), info.annotation)
         kind = pa.timestamp("ms", tz="UTC") if name in TIMESTAMPS else kinds.get(kind, pa.string())
         fields.append(pa.field(name, kind))
+    for name, meta in metrics.items():
+        fields.append(pa.field(SCORE_PREFIX + name, pa.float64(), metadata=meta or None))
     return pa.schema(fields)
 
 
-def _parquet_row(result: TrialResult) -> dict:
-    row = result.model_dump(mode="json")
+def score_columns(rows: list[TrialResult], metrics: dict[str, dict[str, str]] | None = None) -> dict[str, dict]:
+    """Metric name -> column metadata: the run's metrics in their order, then any other name a row carries."""
+    found = dict(metrics or {})
+    for name in sorted({n for r in rows for n in r.scores} - set(found)):
+        found[name] = {}
+    return found
+
+
+def _parquet_row(result: TrialResult, columns: dict[str, dict]) -> dict:
+    row = result.model_dump(mode="json", exclude=set(NESTED))
     for name in TIMESTAMPS:
         row[name] = datetime.fromisoformat(row[name]) if row.get(name) else None
+    row.update({SCORE_PREFIX + name: result.scores.get(name) for name in columns})
     return row
 
 
-def write_parquet(rows: list[TrialResult], path: Path) -> Path:
-    schema = _arrow_schema()
-    table = pa.Table.from_pylist([_parquet_row(r) for r in rows], schema=schema)
+def write_parquet(rows: list[TrialResult], path: Path, metrics: dict[str, dict[str, str]] | None = None) -> Path:
+    """Write the rows; ``metrics`` (name -> {unit, higher_is_better}) describes the score.<name> columns."""
+    columns = score_columns(rows, metrics)
+    schema = _arrow_schema(columns)
+    table = pa.Table.from_pylist([_parquet_row(r, columns) for r in rows], schema=schema)
     return atomic_write_with(path, lambda tmp: pq.write_table(table, tmp))

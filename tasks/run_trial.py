@@ -21,8 +21,9 @@ from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.graders.images import case_sandbox_spec
+from nightshift.graders.metric import MetricSet, TrialFacts, default_metrics, host_files, workspace_files
 from nightshift.harnesses.runner import run_harness
-from nightshift.models import AgentOutcome, GradeResult, TrialResult, TrialStatus
+from nightshift.models import AgentOutcome, Case, GradeResult, TrialResult, TrialStatus
 from nightshift.tasks.artifacts import keep_workspace_diff, write_grade
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
@@ -45,6 +46,12 @@ class TrialContext:
     variant_backends: dict[str, SandboxBackend] = field(default_factory=dict)  # a command harness's derived image
     halt: threading.Event = field(default_factory=threading.Event)
     """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
+    metrics: dict[str, MetricSet] = field(default_factory=dict)  # suite name -> its metrics (manifest-pinned)
+
+    def metrics_for(self, case: Case) -> MetricSet:
+        if case.suite not in self.metrics:
+            self.metrics[case.suite] = default_metrics()
+        return self.metrics[case.suite]
 
 
 class NightHalted(RuntimeError):
@@ -73,11 +80,20 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         agent_s = time.monotonic() - t0
         infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
         if outcome.ended_by != "infra_error":
+            metrics = ctx.metrics_for(spec.case)
             if keep:  # before the tests run, which may leave files behind
                 keep_workspace_diff(ctx.run_dir, spec.trial_id, spec.case, sandbox)
+            # listed before any test runs, so only what the agent changed is seen
+            files = workspace_files(sandbox) if metrics.needs_files else None
             # graded even without a submit, so the counts show how far a stopped agent got
             grade = ctx.grader.grade(spec.case, sandbox)
             grade_s = time.monotonic() - t0 - agent_s
+            before = host_files(spec.case.workspace_dir, spec.case.content_hash) if files is not None else {}
+            scores, messages = metrics.score(TrialFacts(
+                case=spec.case, sandbox=sandbox, grade=grade, ended_by=outcome.ended_by, variant=spec.variant.name,
+                seed=spec.seed, agent_s=agent_s, grade_s=grade_s, steps=outcome.steps, model_calls=session.calls,
+                tokens=session.input_tokens + session.output_tokens, files_before=before, files_after=files))
+            grade = grade.model_copy(update={"scores": scores, "messages": messages})
             if keep:
                 write_grade(ctx.run_dir, spec.trial_id, grade)
     except Exception as exc:  # noqa: BLE001 - any crash here is the harness machinery's, not the agent's
@@ -96,19 +112,18 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
                 outcome = outcome.model_copy(update={"reason": "; ".join(filter(None, [outcome.reason, note]))[:500]})
     status = decide_status(outcome, grade)
     waiting_s = float(getattr(session, "waiting_s", 0.0))  # the endpoint's share of the clock (gateway)
-    f2p, p2p = (grade.f2p, grade.p2p) if grade else ((0, len(spec.case.fail_to_pass)), (0, len(spec.case.pass_to_pass)))
-    hidden, marks = (grade.hidden, grade.checkpoints) if grade else ((0, 0), (0, len(spec.case.checkpoints)))
+    if grade is None or status == TrialStatus.infra_error:  # no metric speaks for a trial that was not evaluated
+        scores, messages = dict.fromkeys(ctx.metrics_for(spec.case).columns()), {}
+    else:
+        scores, messages = grade.scores, grade.messages
     return TrialResult(
         trial_id=spec.trial_id, run_id=spec.run_id, case_id=spec.case.id, suite=spec.case.suite,
         domain=spec.case.domain, split=spec.case.split, variant=spec.variant.name, model=spec.variant.model,
         model_version=spec.model_version, seed=spec.seed, status=status,
         infra_kind=infra_kind if status == TrialStatus.infra_error else "",
-        score=1.0 if status == TrialStatus.resolved else 0.0, reason=outcome.reason,
-        f2p_passed=f2p[0], f2p_total=f2p[1], p2p_passed=p2p[0], p2p_total=p2p[1], steps=outcome.steps,
-        hidden_passed=hidden[0], hidden_total=hidden[1], checkpoints_passed=marks[0], checkpoints_total=marks[1],
-        excluded_tests=len(grade.excluded) if grade else 0,
-        hidden_seed=grade.hidden_seed if grade else None, hidden_digest=grade.hidden_digest if grade else "",
-        progress=grade.progress if grade else 0.0,
+        score=1.0 if status == TrialStatus.resolved else 0.0, reason=outcome.reason, steps=outcome.steps,
+        **(grade.row_fields() if grade else GradeResult.ungraded_fields(spec.case)),
+        scores=scores, score_messages=messages,
         model_calls=session.calls, input_tokens=session.input_tokens, output_tokens=session.output_tokens,
         rate_limited=session.rate_limited, retry_wait_s=round(session.retry_wait_s, 3),
         quota_wait_s=round(session.quota_wait_s, 3), cost_usd=round(session.cost_usd, 6),
