@@ -146,11 +146,29 @@ class ModelEndpoint(_Strict):
 
 
 class SandboxSettings(_Strict):
-    backend: Literal["bubblewrap", "docker"] = Field("bubblewrap", description="Where trial commands run.")
+    backend: str = Field("bubblewrap", description="Where trial commands run: 'bubblewrap', 'docker', an "
+                         "installed backend (nightshift plugins lists them) or 'module:Class'.")
     image: str = Field("host", description="docker: an image id (sha256:...), name:tag@sha256:<id or registry "
                        "digest> (refused if the name resolves elsewhere), or name:tag (its id is pinned at start); "
                        "bubblewrap: 'host' or a rootfs path (scripts/build_sandbox_image.py builds both).")
     limits: SandboxLimits = SandboxLimits()
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, name: str) -> str:
+        """A name the SANDBOXES registry resolves (a plugin backend validates like a built-in one)."""
+        from nightshift.plugins import SANDBOXES
+        from nightshift.registry import PluginError
+
+        try:
+            SANDBOXES.resolve(name)
+        except PluginError as exc:
+            installed = ", ".join(repr(n) for n in SANDBOXES.names())
+            detail = "" if name in SANDBOXES.names() or ":" not in name else f" ({exc})"
+            raise ValueError(f"unknown sandbox backend {name!r}{detail}; installed: {installed}. Use one of those, "
+                             f"a 'module:Class', or install a package with an entry point in 'nightshift.sandboxes'"
+                             ) from None
+        return name
 
 
 class ScheduleSettings(_Strict):

@@ -1,4 +1,4 @@
-"""The ``nightshift validate-suite`` and ``nightshift import-suite`` commands (argument handling only)."""
+"""The ``nightshift validate-suite`` command (argument handling only; ``import-suite`` is suites/command.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -18,26 +17,32 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     val.add_argument("--cases", help="comma-separated case ids (default: every case)")
     val.add_argument("--sample", type=int, default=None, help="only the first N cases")
     val.add_argument("--no-record", action="store_true", help="do not write the suite's validation.json")
-    val.add_argument("--backend", default="bubblewrap", help="sandbox backend: bubblewrap (default) or docker "
-                                                             "(needed for cases with sidecars)")
-    val.add_argument("--image", default=None, help="the backend's image: bubblewrap root filesystem (default: host); "
-                                                   "docker image (default: the locally built base image)")
+    val.add_argument("--experiment", metavar="FILE", help="use this experiment file's sandbox.backend and "
+                                                          "sandbox.image (the ones its runs will use)")
+    val.add_argument("--backend", default=None, help="sandbox backend (nightshift plugins lists them; docker is "
+                                                     "needed for cases with sidecars); wins over --experiment "
+                                                     "(default: bubblewrap)")
+    val.add_argument("--image", default=None, help="the backend's image (default: the experiment's; else host for "
+                                                   "bubblewrap, the locally built base image for docker)")
     val.add_argument("-v", "--verbose", action="store_true", help="a table row for every case, not only problems")
     val.set_defaults(fn=validate_suite_command)
-    imp = sub.add_parser("import-suite", help="write HumanEval, Harbor/terminal-bench or SWE-bench as a suite folder")
-    imp.add_argument("format", choices=["humaneval", "harbor", "swebench"])
-    imp.add_argument("source", nargs="?", help="harbor: a task folder or a folder of them; swebench: a JSONL file")
-    imp.add_argument("out", help="suite folder to write")
-    imp.add_argument("--name", default=None, help="suite name (default: the format)")
-    imp.add_argument("--map-image", action="append", default=[], metavar="FROM=LOCAL",
-                     help="harbor: build a task whose Dockerfile says FROM <FROM> on the local image LOCAL instead "
-                          "(for machines without a registry); repeat for several")
-    imp.add_argument("--max-steps", type=int, default=40, help="harbor: model turns per case when a task states "
-                                                                "none (default 40)")
-    imp.set_defaults(fn=import_suite_command)
+
+
+def chosen_backend(args: argparse.Namespace) -> tuple[str, str]:
+    """(backend name, image) from the flags, else the experiment file, else bubblewrap on the host."""
+    name, image = "bubblewrap", "host"
+    if args.experiment:
+        from nightshift.experiment.config import load_experiment
+
+        sandbox = load_experiment(Path(args.experiment)).sandbox
+        name, image = sandbox.backend, sandbox.image
+    if args.backend and args.backend != name:  # another backend than the experiment's: its image does not apply
+        name, image = args.backend, _default_image(args.backend)
+    return name, args.image or image
 
 
 def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
+    from nightshift.experiment.config import ExperimentError
     from nightshift.graders.validate import print_validation, validate_cases
     from nightshift.resources import is_installed
     from nightshift.sandbox import backend_for
@@ -47,17 +52,23 @@ def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
     try:
         folder = resolve_suite(args.suite)
         cases = load_cases(folder, args.cases.split(",") if args.cases else None)
-    except SuiteError as exc:
-        console.print(f"[red]{exc}[/red]")
+        name, image = chosen_backend(args)
+    except (SuiteError, ExperimentError) as exc:
+        console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)
         return 2
     cases = cases[: args.sample] if args.sample else cases
     if not cases:
-        console.print(f"[red]{folder}: no cases to validate; a suite with no cases cannot be used "
-                      f"(check the import's refused tasks in {folder / 'suite.toml'})[/red]")
+        console.print(f"{folder}: no cases to validate; a suite with no cases cannot be used (check the import's "
+                      f"refused tasks in {folder / 'suite.toml'})", style="red", markup=False, highlight=False)
         return 1
     _print_base_images(folder, console)
-    backend = backend_for(args.backend, args.image or _default_image(args.backend))
-    console.print(f"validating {len(cases)} cases of {folder} (oracle x{args.repeats}, then the untouched workspace)")
+    try:
+        backend = backend_for(name, image)
+    except (ValueError, RuntimeError) as exc:  # an unknown backend, or one this host cannot run
+        console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)
+        return 2
+    console.print(f"validating {len(cases)} cases of {folder} on {name} ({image}) (oracle x{args.repeats}, then "
+                  "the untouched workspace)", markup=False, highlight=False)
     result = validate_cases(cases, backend, repeats=args.repeats, jobs=args.jobs)
     print_validation(result, cases, console, verbose=args.verbose)
     if is_installed(folder):  # the shipped record stands; state never goes into site-packages
@@ -65,53 +76,6 @@ def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
     elif not args.no_record:
         console.print(f"validation record: {write_record(folder, result.record)}")
     return 0 if result.ok else 1
-
-
-def import_suite_command(args: argparse.Namespace, console: Console) -> int:
-    from nightshift.suites import SuiteError
-
-    out = Path(args.out)
-    try:
-        if args.format == "humaneval":
-            from nightshift.suites.humaneval import import_humaneval
-
-            import_humaneval(out)
-        elif args.source is None:
-            what = "a task folder" if args.format == "harbor" else "a JSONL file"
-            raise SuiteError(f"import-suite {args.format}: give the source ({what}) before the output folder")
-        elif args.format == "harbor":
-            from nightshift.suites.harbor import import_harbor_tasks
-
-            result = import_harbor_tasks(Path(args.source), out, name=args.name or "harbor",
-                                         base_images=_image_map(args.map_image), max_steps=args.max_steps)
-            for task, reason in sorted(result.refused.items()):
-                console.print(f"[yellow]refused {task}:[/yellow] {escape(reason)}")
-            console.print(f"imported {len(result.imported)} tasks, refused {len(result.refused)} "
-                          f"(listed in {out / 'suite.toml'})")
-            if not result.imported:
-                return 2
-        else:
-            from nightshift.suites.swebench import import_swebench
-
-            import_swebench(Path(args.source), out, name=args.name or "swebench")
-    except SuiteError as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 2
-    console.print(f"wrote suite {out}; next: nightshift validate-suite {out}")
-    return 0
-
-
-def _image_map(pairs: list[str]) -> dict[str, str]:
-    from nightshift.suites import SuiteError
-
-    found = {}
-    for pair in pairs:
-        name, eq, local = pair.partition("=")
-        if not eq or not name or not local:
-            raise SuiteError(f"--map-image {pair!r}: write it as FROM=LOCAL, "
-                             f"e.g. ubuntu:24.04=nightshift/sandbox:bookworm")
-        found[name] = local
-    return found
 
 
 def _print_base_images(folder: Path, console: Console) -> None:

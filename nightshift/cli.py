@@ -200,8 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, help=PORT_HELP)
     serve.set_defaults(fn=_serve)
     from nightshift.graders.command import add_commands
+    from nightshift.plugins_command import add_plugins_command
+    from nightshift.suites.command import add_import_command
 
-    add_commands(sub)  # validate-suite, import-suite
+    add_commands(sub)  # validate-suite
+    add_import_command(sub)  # import-suite, over the IMPORTERS registry
+    add_plugins_command(sub)  # plugins
     from nightshift.planner.command import add_plan_command
 
     add_plan_command(sub)  # plan
@@ -209,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
 
     add_view_command(sub)  # view
     args = parser.parse_args(argv)
-    if args.command in ("validate-suite", "import-suite", "view"):
+    if args.command in ("validate-suite", "import-suite", "view", "plugins"):
         return args.fn(args, console)
     return args.fn(args)
 

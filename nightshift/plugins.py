@@ -20,9 +20,9 @@ METRICS = Registry("metrics", {
     "files_outside_allowed": "nightshift.graders.builtin_metrics:FilesOutsideAllowed",
 })
 IMPORTERS = Registry("importers", {
-    "humaneval": "nightshift.suites.humaneval:import_humaneval",
-    "harbor": "nightshift.suites.harbor:import_harbor",
-    "swebench": "nightshift.suites.swebench:import_swebench",
+    "humaneval": "nightshift.suites.importers:HUMANEVAL",
+    "harbor": "nightshift.suites.importers:HARBOR",
+    "swebench": "nightshift.suites.importers:SWEBENCH",
 })
 SANDBOXES = Registry("sandboxes", {
     "bubblewrap": "nightshift.sandbox.bubblewrap:BubblewrapBackend",

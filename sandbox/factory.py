@@ -13,7 +13,7 @@ def backend_for(name: str, image: str) -> SandboxBackend:
     try:
         backend_class = SANDBOXES.resolve(name).target
     except PluginError as exc:
-        raise ValueError(f"sandbox.backend {name!r} is not known ({exc}); use 'bubblewrap' or 'docker'") from exc
+        raise ValueError(f"sandbox backend {name!r} is not known ({exc})") from None
     return backend_class(image)
 
 

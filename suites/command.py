@@ -1,0 +1,63 @@
+"""The ``nightshift import-suite`` command (argument handling only; suites/importers.py does the work)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+
+def add_import_command(sub: argparse._SubParsersAction) -> None:
+    from nightshift.plugins import IMPORTERS
+
+    imp = sub.add_parser("import-suite", help="write a suite format (HumanEval, Harbor/terminal-bench, SWE-bench, or "
+                                              "an installed importer) as a suite folder")
+    imp.add_argument("format", help=f"an importer: {', '.join(IMPORTERS.names())} (nightshift plugins lists them), "
+                                    "or module:attr")
+    imp.add_argument("source", nargs="?", help="harbor: a task folder or a folder of them; swebench: a JSONL file")
+    imp.add_argument("out", help="suite folder to write")
+    imp.add_argument("--name", default=None, help="suite name (default: the format)")
+    imp.add_argument("--map-image", action="append", default=[], metavar="FROM=LOCAL",
+                     help="harbor: build a task whose Dockerfile says FROM <FROM> on the local image LOCAL instead "
+                          "(for machines without a registry); repeat for several")
+    imp.add_argument("--max-steps", type=int, default=None, help="harbor: model turns per case when a task states "
+                                                                  "none (default 40)")
+    imp.set_defaults(fn=import_suite_command)
+
+
+def import_suite_command(args: argparse.Namespace, console: Console) -> int:
+    from nightshift.suites import SuiteError
+    from nightshift.suites.importers import run_importer
+
+    out = Path(args.out)
+    try:
+        options = {"base_images": _image_map(args.map_image), "max_steps": args.max_steps}
+        result = run_importer(args.format, Path(args.source) if args.source else None, out, args.name, options)
+    except SuiteError as exc:
+        console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)
+        return 2
+    refused = getattr(result, "refused", None)
+    if isinstance(refused, dict):  # an importer that imports what it can and lists the rest (harbor)
+        for item, reason in sorted(refused.items()):
+            console.print(f"refused {item}: {reason}", style="yellow", markup=False, highlight=False)
+        imported = getattr(result, "imported", [])
+        console.print(f"imported {len(imported)} tasks, refused {len(refused)} (listed in {out / 'suite.toml'})",
+                      markup=False, highlight=False)
+        if not imported:
+            return 2
+    console.print(f"wrote suite {out}; next: nightshift validate-suite {out}")
+    return 0
+
+
+def _image_map(pairs: list[str]) -> dict[str, str]:
+    from nightshift.suites import SuiteError
+
+    found = {}
+    for pair in pairs:
+        name, eq, local = pair.partition("=")
+        if not eq or not name or not local:
+            raise SuiteError(f"--map-image {pair!r}: write it as FROM=LOCAL, "
+                             f"e.g. ubuntu:24.04=nightshift/sandbox:bookworm")
+        found[name] = local
+    return found
