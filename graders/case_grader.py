@@ -9,6 +9,8 @@ seed comes from the night (``hidden_seed``, pinned in the manifest) and the case
 
 from __future__ import annotations
 
+import re
+
 from nightshift.contracts import Sandbox
 from nightshift.graders.compare import judge, read_outputs
 from nightshift.graders.hidden import HiddenTestSource, HiddenTestSpec
@@ -36,11 +38,12 @@ class CaseGrader:
     def grade(self, case: Case, sandbox: Sandbox) -> GradeResult:
         public = run_public_tests(case, sandbox)
         marks = run_checkpoints(case, sandbox, public) if case.checkpoints else []
+        named = reported_scores(public)
         seed = self.seed_for(case)
         if seed is None:
-            return GradeResult(tests=public + marks)
+            return GradeResult(tests=public + marks, scores=named)
         hidden, digest = self.run_hidden(case, sandbox, seed)
-        return GradeResult(tests=public + marks + hidden, hidden_seed=seed, hidden_digest=digest)
+        return GradeResult(tests=public + marks + hidden, hidden_seed=seed, hidden_digest=digest, scores=named)
 
     def run_hidden(self, case: Case, sandbox: Sandbox, seed: int) -> tuple[list[TestOutcome], str]:
         """The hidden tests generated for ``seed``, run in the sandbox, and the digest of what was generated."""
@@ -55,6 +58,20 @@ class CaseGrader:
             else:
                 outcomes += _run_outputs_test(case, sandbox, spec, timeout)
         return outcomes, generated.digest
+
+
+def reported_scores(tests: list[TestOutcome]) -> dict[str, float | None]:
+    """The named rewards tests reported (every numeric key of a Harbor reward.json) as metrics `reward` and
+    `reward_<key>`, so each becomes a score.<name> column with the pass rate's treatment. Counted tests only; a key
+    two tests report is averaged."""
+    found: dict[str, list[float]] = {}
+    for test in tests:
+        if test.excluded:
+            continue
+        for key, value in test.scores.items():
+            slug = re.sub(r"[^a-z0-9_]+", "_", key.lower()).strip("_") or "value"
+            found.setdefault("reward" if slug == "reward" else f"reward_{slug}", []).append(value)
+    return {name: sum(values) / len(values) for name, values in found.items()}
 
 
 def _run_outputs_test(case: Case, sandbox: Sandbox, spec: HiddenTestSpec, timeout_s: float) -> list[TestOutcome]:

@@ -160,3 +160,15 @@ def test_a_sandbox_that_fails_to_destroy_still_yields_its_row(monkeypatch) -> No
     row = execute_trial(spec, ctx)
     assert created and row.status == TrialStatus.failed  # submitted an untouched workspace: graded, not infra
     assert "sandbox destroy failed: OSError: device busy" in row.reason
+
+
+def test_named_rewards_a_verifier_reports_become_named_scores() -> None:
+    from nightshift.graders.case_grader import reported_scores
+    from nightshift.models import TestOutcome
+
+    tests = [TestOutcome(name="test.sh", kind="fail_to_pass", passed=True, duration_s=1,
+                         scores={"reward": 1.0, "Accuracy %": 0.75}),
+             TestOutcome(name="flaky", kind="pass_to_pass", passed=False, duration_s=1, excluded=True,
+                         scores={"reward": 0.0}),
+             TestOutcome(name="plain", kind="pass_to_pass", passed=True, duration_s=1)]
+    assert reported_scores(tests) == {"reward": 1.0, "reward_accuracy": 0.75}  # excluded tests don't count
