@@ -60,7 +60,8 @@ class LimitGuard:
         self._lock = threading.Lock()
 
     def remaining_s(self) -> float:
-        return self.deadline - time.monotonic()
+        # working time, not waiting time: what the endpoint made the trial wait is not the agent's (issue 18)
+        return self.deadline + self.session.waiting_s - time.monotonic()
 
     def _reach(self, status: str, reason: str) -> LimitReached:
         with self._lock:
