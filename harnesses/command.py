@@ -3,19 +3,24 @@
 The agent gets the instruction at INSTRUCTION_FILE, an OpenAI-compatible endpoint on the sandbox's own
 loopback (OPENAI_BASE_URL and its aliases) and a per-trial OPENAI_API_KEY worth nothing elsewhere. Its
 requests leave the sandbox only through the relay and the unix socket of the trial's ModelProxy, which
-enforces the step, token and cost limits. `run` is one sandbox exec under the case's wall clock: at the
-limit the backend kills the whole process tree. How the trial ends:
+enforces the step, token and cost limits. `run` is one sandbox exec. Its time limit is working time
+(waiting on the endpoint excluded, harnesses/limits.py): a watchdog reads the clock and, at the limit,
+the proxy's stop makes the relay kill the agent; the exec itself is bounded by the clock ceiling, where
+the backend kills the whole process tree. How the trial ends:
 
 * the proxy saw the gateway fail → infra_error; a limit was reached → that limit's status;
-* the wall clock ran out → timeout; `run` exited 0 → submitted (then graded);
+* working time ran out → timeout (the ceiling first → infra_error); `run` exited 0 → submitted (graded);
 * any other exit → agent_error, with the exit code and the tail of the agent's output in the reason.
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import shlex
 import shutil
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from nightshift.gateway import GatewaySession
@@ -32,6 +37,7 @@ RELAY = f"{CONTROL_DIR}/relay.py"
 PORT = 4141
 BASE_URL = f"http://127.0.0.1:{PORT}/v1"
 TAIL = 1500
+WATCH_S = 0.25  # how often the watchdog reads the working clock
 
 
 def fill(template: str, values: dict[str, str]) -> str:
@@ -71,22 +77,24 @@ class CommandHarness:
         with TrajectoryLog(trajectory) as log:
             log.write("start", case=case.id, model=self.model, seed=seed, harness="command", run=run)
             with ModelProxy(control / "model.sock", sandbox.uid, session, guard, self.model, seed, token,
-                            log) as proxy:
-                result = sandbox.exec(command, timeout_s=limits.wall_clock_s, env=self.environment(token))
+                            log) as proxy, _stop_at_time_limit(guard, proxy):
+                # the exec's own bound is the clock ceiling; the working-time limit is the watchdog's
+                result = sandbox.exec(command, timeout_s=guard.clock.ceiling_s, env=self.environment(token))
             log.write("command_end", exit_code=result.exit_code, timed_out=result.timed_out,
                       seconds=round(result.duration_s, 3), stdout=result.stdout[-8000:], stderr=result.stderr[-8000:])
-        return self._outcome(result, proxy, guard, limits)
+        return self._outcome(result, proxy, guard)
 
-    def _outcome(self, result: ExecResult, proxy: ModelProxy, guard: LimitGuard, limits: TrialLimits
+    def _outcome(self, result: ExecResult, proxy: ModelProxy, guard: LimitGuard
                  ) -> AgentOutcome:
         steps = guard.calls
         if proxy.infra_error:
             return AgentOutcome(ended_by="infra_error", steps=steps, reason=f"model proxy: {proxy.infra_error}"[:500])
         if guard.hit is not None:
             return AgentOutcome(ended_by=guard.hit.status, steps=steps, reason=guard.hit.reason)
-        if result.timed_out:
-            return AgentOutcome(ended_by="timeout", steps=steps,
-                                reason=f"the agent ran past the {limits.wall_clock_s:g}s wall clock; killed")
+        if result.timed_out:  # the clock ceiling: whose time it was decides the status
+            ended = guard.expired()
+            status, why = (ended.status, ended.reason) if ended else ("timeout", "clock ceiling reached")
+            return AgentOutcome(ended_by=status, steps=steps, reason=f"{why}; the agent was killed")
         if result.exit_code == 0:
             note = "" if steps else "the agent exited 0 without calling the model"
             return AgentOutcome(ended_by="submitted", steps=steps, reason=note)
@@ -94,3 +102,23 @@ class CommandHarness:
         what = "run command not found in the image" if result.exit_code == 127 else f"exit code {result.exit_code}"
         return AgentOutcome(ended_by="agent_error", steps=steps, reason=f"agent {what}: {tail}"[:500])
 
+
+@contextlib.contextmanager
+def _stop_at_time_limit(guard: LimitGuard, proxy: ModelProxy) -> Iterator[None]:
+    """Watch the working clock while the agent runs; at its limit the proxy's stop makes the relay kill it."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(WATCH_S):
+            if guard.expired() is not None:
+                guard.stopped.set()
+                proxy.stop.set()
+                return
+
+    watcher = threading.Thread(target=watch, name="time-limit-watch", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()

@@ -129,7 +129,7 @@ class ModelProxy:
             return self._refuse(400, problem, "invalid_request_error", body=body)
         body.setdefault("seed", self.seed)
         try:
-            self.guard.before_call()
+            ticket = self.guard.before_call()
         except LimitReached as limit:
             self.stop.set()
             return self._refuse(403, f"nightshift: {limit.reason}; the trial is over", "limit_reached", limit.status)
@@ -145,6 +145,8 @@ class ModelProxy:
             self.stop.set()
             self._write("infra_error", step=step, request=body, error=str(exc))
             return _error(502, "nightshift: the model endpoint failed; the trial ends as infra_error", "server_error")
+        finally:
+            self.guard.end_call(ticket)
         self._write("model", step=step, request=body, response=completion,
                     seconds=round(time.monotonic() - started, 4))
         try:

@@ -1,15 +1,17 @@
 """Run a Python harness (the reference loop or a user's class) under nightshift's limits, in its own thread.
 
-The harness gets what the reference loop gets: the case, the sandbox (exec/read/write, wall-clocked),
+The harness gets what the reference loop gets: the case, the sandbox (exec/read/write, time-limited),
 a model client (the trial's gateway session behind its LimitGuard), the seed and the trajectory path.
 How its run ends is decided here, not by the harness:
 
 * it returns an AgentOutcome → that outcome, unless a limit was reached first (the limit wins);
 * it raises LimitReached → that limit's status; GatewayError → infra_error (the endpoint, not the agent);
 * it raises anything else, or returns something else → agent_error, traceback in the trajectory;
-* it is still running at the wall clock → HarnessStopped is raised inside its thread and every further
-  model or sandbox call refuses; the trial ends `timeout` either way. A thread stuck in C code cannot be
-  interrupted: it is left behind (daemon), and its sandbox is destroyed under it.
+* it is still running when its working time is used up → HarnessStopped is raised inside its thread and
+  every further model or sandbox call refuses; the trial ends `timeout` either way. Time spent waiting on
+  the endpoint is not working time (harnesses/limits.py); at the clock-time ceiling it ends infra_error.
+  A thread stuck in C code cannot be interrupted: it is left behind (daemon), and its sandbox is
+  destroyed under it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from nightshift.harnesses.resolve import ResolvedHarness
 from nightshift.models import AgentOutcome, Case
 
 STOP_GRACE_S = 5.0  # how long a stopped harness thread gets to unwind before it is abandoned
+POLL_S = 0.5  # how often the working clock is read while the harness runs
 
 
 def append_event(path: Path, event: str, **fields) -> None:
@@ -63,16 +66,22 @@ def run_python_harness(resolved: ResolvedHarness, model: str, case: Case, sandbo
 
     thread = threading.Thread(target=body, name=f"harness-{case.id}", daemon=True)
     thread.start()
-    thread.join(limits.wall_clock_s)
-    if thread.is_alive():
-        guard.stopped.set()
-        _raise_in(thread, HarnessStopped)
-        thread.join(STOP_GRACE_S)
-        left = " (its thread did not stop and was abandoned)" if thread.is_alive() else ""
-        reason = f"harness overran the {limits.wall_clock_s:g}s wall clock and was stopped{left}"
-        append_event(trajectory, "timeout", reason=reason, calls=guard.calls)
-        return AgentOutcome(ended_by="timeout", steps=guard.calls, reason=reason)
-    return _outcome(box, guard, trajectory)
+    while True:
+        thread.join(max(0.01, min(POLL_S, guard.remaining_s())))
+        if not thread.is_alive():
+            guard.expired()  # a harness that returned past its working time still ends `timeout`
+            return _outcome(box, guard, trajectory)
+        ended = guard.expired()
+        if ended is not None:
+            break
+    guard.stopped.set()
+    _raise_in(thread, HarnessStopped)
+    thread.join(STOP_GRACE_S)
+    left = " (its thread did not stop and was abandoned)" if thread.is_alive() else ""
+    reason = f"{ended.reason}; the harness was stopped{left}"
+    append_event(trajectory, ended.status, reason=reason, calls=guard.calls,
+                 working_s=round(guard.clock.working_s(), 3), waiting_s=round(guard.clock.waiting_s(), 3))
+    return AgentOutcome(ended_by=ended.status, steps=guard.calls, reason=reason)
 
 
 def _outcome(box: dict, guard: LimitGuard, trajectory: Path) -> AgentOutcome:
@@ -84,7 +93,7 @@ def _outcome(box: dict, guard: LimitGuard, trajectory: Path) -> AgentOutcome:
         append_event(trajectory, "infra_error", error=str(error))
         return AgentOutcome(ended_by="infra_error", steps=guard.calls, reason=str(error)[:500])
     if isinstance(error, HarnessStopped):
-        return AgentOutcome(ended_by="timeout", steps=guard.calls, reason="harness stopped at the wall clock")
+        return AgentOutcome(ended_by="timeout", steps=guard.calls, reason="harness stopped at its time limit")
     if error is not None:
         append_event(trajectory, "agent_error", error=f"{type(error).__name__}: {error}",
                      traceback=box["traceback"], at=time.time())

@@ -1,0 +1,106 @@
+"""The harness runner's time limit is working time: waiting on the endpoint does not use it up (issue 18).
+
+No sandbox and no endpoint here: a session whose calls wait (the way the gateway accounts a quota wait,
+a backoff sleep or a timed-out attempt) and a harness that works, so each rule is seen on its own.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from nightshift.experiment.config import HarnessSpec
+from nightshift.harnesses.limits import TrialLimits
+from nightshift.harnesses.python_runner import run_python_harness
+from nightshift.harnesses.resolve import ResolvedHarness
+from nightshift.models import AgentOutcome, Case, CaseLimits
+
+REPLY = {"message": {"role": "assistant", "content": "ok"}, "model": "m", "finish_reason": "stop"}
+
+
+class WaitingSession:
+    """Each call takes `wait_s` of endpoint waiting (accounted when it ends, as the gateway does) plus
+    `generate_s` of generation (working time)."""
+
+    def __init__(self, wait_s: float = 0.0, generate_s: float = 0.0):
+        self.wait_s, self.generate_s = wait_s, generate_s
+        self.waiting_s = 0.0
+        self.input_tokens = self.output_tokens = 0
+        self.cost_usd = 0.0
+        self.lock = threading.Lock()
+
+    def chat(self, **_) -> dict:
+        time.sleep(self.wait_s + self.generate_s)
+        with self.lock:
+            self.waiting_s += self.wait_s
+        return REPLY
+
+
+class NoSandbox:
+    id = "none"
+
+
+class Calls:
+    """Makes `n` model calls, then submits."""
+
+    n = 4
+
+    def __init__(self, model: str, settings) -> None:
+        self.model = model
+
+    def run(self, case, sandbox, model, seed, trajectory) -> AgentOutcome:
+        for _ in range(self.n):
+            model.chat(model=self.model, messages=[], tools=[])
+        return AgentOutcome(ended_by="submitted", steps=self.n)
+
+
+class Works(Calls):
+    """Works (no model call) for longer than any limit here."""
+
+    def run(self, case, sandbox, model, seed, trajectory) -> AgentOutcome:
+        for _ in range(200):
+            time.sleep(0.05)
+        return AgentOutcome(ended_by="submitted", steps=0)
+
+
+class OneSlowCall(Calls):
+    n = 1
+
+
+def run(tmp_path: Path, harness: type, session: WaitingSession, limit_s: float, ceiling_s: float | None = None
+        ) -> tuple[AgentOutcome, float]:
+    case = Case(id="c", suite="s", domain="d", instruction="x", root=tmp_path, fail_to_pass=[], content_hash="0",
+                limits=CaseLimits(wall_clock_s=limit_s, clock_ceiling_s=ceiling_s))
+    resolved = ResolvedHarness(spec=HarnessSpec(kind="python", entrypoint="t:T"), target=harness, settings=None)
+    limits = TrialLimits(max_calls=50, wall_clock_s=limit_s, clock_ceiling_s=ceiling_s)
+    started = time.monotonic()
+    outcome = run_python_harness(resolved, "m", case, sandbox=NoSandbox(), session=session, seed=1,
+                                 trajectory=tmp_path / "t.jsonl", limits=limits)
+    return outcome, time.monotonic() - started
+
+
+def test_waiting_on_the_endpoint_past_the_limit_is_not_a_timeout(tmp_path) -> None:
+    # 4 calls x 0.8 s of waiting = 3.2 s of clock, 1.5 s limit: the agent itself did almost nothing
+    outcome, took = run(tmp_path, Calls, WaitingSession(wait_s=0.8), limit_s=1.5)
+    assert outcome.ended_by == "submitted", outcome.reason
+    assert took > 3.0
+
+
+def test_working_past_the_limit_is_a_timeout_soon_after_it(tmp_path) -> None:
+    outcome, took = run(tmp_path, Works, WaitingSession(), limit_s=1.0)
+    assert outcome.ended_by == "timeout" and "working time" in outcome.reason
+    assert took < 1.0 + 3.0  # stopped within a poll or two and the thread's unwinding, not at the end of 10 s
+
+
+def test_a_generation_that_runs_past_the_limit_ends_the_trial_when_it_returns(tmp_path) -> None:
+    # generation is the agent's time: not cut mid-call, but the trial is over once the reply is in
+    outcome, took = run(tmp_path, OneSlowCall, WaitingSession(generate_s=2.0), limit_s=1.0)
+    assert outcome.ended_by == "timeout", outcome.reason
+    assert took >= 2.0
+
+
+def test_the_clock_ceiling_reached_while_waiting_is_infra_error(tmp_path) -> None:
+    outcome, took = run(tmp_path, Calls, WaitingSession(wait_s=1.0), limit_s=1.5, ceiling_s=2.5)
+    assert outcome.ended_by == "infra_error" and "ceiling" in outcome.reason, outcome.reason
+    assert 2.5 <= took < 2.5 + 3.0
