@@ -108,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"simulator: cannot load suites: {exc}", file=sys.stderr)
         return 2
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on accepted sockets whose proto says TCP; without it
+    # every reply on a kept-alive connection waited 40 ms (Nagle holding the body for the client's delayed ACK)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
     sock.listen(1024)
