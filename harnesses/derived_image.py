@@ -131,7 +131,8 @@ def bubblewrap_derived(base_rootfs: Path, base_identity: str, install: list[str]
 
 def _bwrap_root(root: Path, command: str) -> list[str]:
     """bwrap as real root over the scratch copy: all capabilities (apt drops to _apt), host network + DNS."""
-    args = ["bwrap", "--bind", str(root), "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+    # /tmp 1777: apt drops to _apt for gpgv, which writes its temporary config there (bwrap's tmpfs is 0755)
+    args = ["bwrap", "--bind", str(root), "/", "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp",
             "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-add", "ALL",
             "--ro-bind", "/etc/resolv.conf", "/etc/resolv.conf", "--clearenv"]
     if HOST_CA.is_file():

@@ -66,9 +66,11 @@ class BubblewrapSandbox(FolderFiles):
         }
 
     def _root_args(self) -> list[str]:
-        """The root the jail sees: the whole exported image for a case image; else /usr, the merged-/usr
-        links and a few /etc files of the root filesystem (never the host's whole root)."""
-        if self.image is not None:
+        """The root the jail sees: the whole of a built root filesystem (a case's exported image, the base
+        rootfs, or a harness's derived one, whose install may write /opt or /etc), read-only, as docker shows
+        a container its image; for 'host' only /usr, the merged-/usr links and a few /etc files (never the
+        host's whole root)."""
+        if self.rootfs != Path("/"):
             args = []
             for entry in sorted(self.rootfs.iterdir()):
                 if entry.name in _MOUNTED_TOP or entry.name == (self.spec.workdir or "").strip("/"):
@@ -94,7 +96,7 @@ class BubblewrapSandbox(FolderFiles):
         args = ["bwrap", "--unshare-all", "--unshare-user", *_no_nested_userns(), "--die-with-parent",
                 "--new-session", "--hostname", "sandbox", *self._root_args()]
         for name in ("passwd", "group"):  # the image's accounts plus this sandbox's own uid
-            if self.image is None or (self.rootfs / "etc" / name).is_file():  # a read-only /etc needs the file
+            if self.rootfs == Path("/") or (self.rootfs / "etc" / name).is_file():  # a read-only /etc needs it
                 args += ["--ro-bind", str(self.folder.etc / name), f"/etc/{name}"]
         disk = self.folder.disk
         args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(disk.tmp), "/tmp",

@@ -27,6 +27,7 @@ from nightshift.models import ExecResult
 from nightshift.sandbox import uids
 from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.command import COMMAND_INSIDE, RUN_INSIDE, prepare, write_command
+from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.docker_image import resolve_image
 from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders
 from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
@@ -170,14 +171,8 @@ class DockerBackend:
 
     def __init__(self, image: str | None):
         """``image`` None gives a backend that can only reap (at worker start, before any run is known)."""
-        import docker
-
-        try:
-            self.client = docker.from_env(timeout=120, max_pool_size=64)  # one connection per trial thread
-            self.client.ping()
-        except docker.errors.DockerException as exc:
-            raise RuntimeError(f"sandbox.backend 'docker': no docker engine reachable ({exc}); start dockerd "
-                               f"or use backend 'bubblewrap'") from exc
+        self.client = docker_engine("sandbox.backend 'docker'", "start dockerd, or use backend 'bubblewrap'",
+                                    timeout_s=120, pool=64)  # one connection per trial thread
         self.image = image
         self.image_id = resolve_image(self.client, image) if image is not None else None
         self.accounts = _image_accounts(self.client.api, self.image_id) if self.image_id else ("", "")

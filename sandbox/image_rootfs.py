@@ -15,6 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.images import image_cache
 
 _ID = re.compile(r"^sha256:[0-9a-f]{64}$")
@@ -28,16 +29,8 @@ class ExportedImage:
 
 
 def _client():
-    import docker
-
-    try:
-        client = docker.from_env(timeout=600)
-        client.ping()
-    except docker.errors.DockerException as exc:
-        raise RuntimeError(f"this case runs docker image its case.toml pins, and bubblewrap needs the docker "
-                           f"engine once to export its root filesystem ({exc}); start dockerd or use the "
-                           f"docker backend") from exc
-    return client
+    return docker_engine("this case runs the docker image its case.toml pins, and bubblewrap needs the docker "
+                         "engine once to export its root filesystem", "start dockerd, or use the docker backend")
 
 
 def exported_rootfs(image_id: str) -> ExportedImage:

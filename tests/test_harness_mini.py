@@ -1,4 +1,4 @@
-"""mini-swe-agent 2.4.6 from PyPI, installed into a derived image, solves a case through the proxy.
+"""mini-swe-agent 2.4.6 from PyPI, installed into a derived image, solves a case through the proxy (both backends).
 
 The derived image is built once per content key (minutes the first time: apt + pip with network) and
 reused afterwards; experiments/harnesses.yaml holds the install and run lines, so this test runs exactly
@@ -31,9 +31,10 @@ MINI = next(v for v in yaml.safe_load((REPO / "experiments" / "harnesses.yaml").
             if v["harness"]["kind"] == "command")
 
 
-@pytest.fixture(scope="module")
-def mini_backend():
-    base = make_backend("docker")
+@pytest.fixture(scope="module", params=["bubblewrap", "docker"])
+def mini_backend(request):
+    """mini-swe-agent's derived image on each backend: a committed docker image, a cached bubblewrap rootfs."""
+    base = make_backend(request.param)
     backend, made = derive(base, Variant.model_validate(MINI).harness)
     return backend
 

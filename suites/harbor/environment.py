@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.suites.harbor.task import HarborTask, TaskRefused
 from nightshift.suites.harbor.toolchain import fetch_uv, fetch_wheels, wheel_names
 from nightshift.suites.harbor.verifier import TOOLCHAIN, VerifierNeeds
@@ -44,15 +45,8 @@ class BuiltEnvironment:
 
 
 def docker_client():
-    import docker
-
-    try:
-        client = docker.from_env(timeout=600)
-        client.ping()
-    except docker.errors.DockerException as exc:
-        raise TaskRefused(f"no docker engine reachable ({exc}); Harbor task environments are built with docker. "
-                          f"Fix: start dockerd on the importing machine") from exc
-    return client
+    return docker_engine("Harbor task environments are built with docker", "start dockerd on the importing machine",
+                         error=TaskRefused)
 
 
 def _local_id(client, name: str) -> str | None:
