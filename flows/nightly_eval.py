@@ -66,11 +66,11 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     validation = check_suites_validated(exp, path, cases)  # before anything starts
     metrics = metric_sets(cases, exp.metrics)  # resolved once: the manifest pins exactly these
     backend = open_backend(exp)
-    harnesses, variant_backends = pin_harnesses(exp, backend)  # builds a command harness's image once
+    pins = pin_harnesses(exp, backend, cases)  # builds a command harness's images once (run's and cases')
     with model_endpoint(exp, exp.suite_paths(path.parent), exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
-                           backend.identity(), validation, harnesses, metrics)
+                           backend.identity(), validation, pins.identities, metrics)
         run_dir = exp.output_dir / manifest.run_id
         with hold_run(run_dir, publisher):  # one writer per run: a second copy of this night is refused
             manifest.write(run_dir / "manifest.json")
@@ -82,7 +82,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             history = [Path(s).parent for s in night.history.sources] if night.history else []
             on_disk = prepare_rows(run_dir, specs, exp.trial_cache(), history)
             pinned = endpoint.simulator_requests()
-            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, variant_backends, metrics)
+            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, pins, metrics)
             alarm = InfraAlarm(exp.alerts, manifest.run_id, logger) if exp.alerts else None
 
             def answer(trials: list, finished: dict | None = None, loads: list | None = None) -> None:

@@ -190,9 +190,15 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
                          f"model.api_key_secret)")
     from nightshift.harnesses.pins import pin_harnesses
 
-    _, variant_backends = pin_harnesses(exp, backend)  # this worker's derived images (same content keys)
+    pins = pin_harnesses(exp, backend, cases)  # this worker's derived images (same content keys)
+    for name, pinned in manifest.harnesses.items():
+        here = pins.identities.get(name, {}).get("image_key")
+        if pinned.get("image_key") != here:
+            raise ShardError(f"worker {os.uname().nodename}: variant {name!r}'s harness image has content key "
+                             f"{here} here, {pinned.get('image_key')} in the run's manifest: the base sandbox image "
+                             f"or the install lines differ; give every worker the same checkout and base image")
     ctx = trial_context(exp, run, backend, open_gateway(exp, base_url, key, concurrency, share),
-                        manifest.hidden_seed, variant_backends, metrics)
+                        manifest.hidden_seed, pins, metrics)
     cap = capacity_of(exp)
     scale = share / exp.model.share
     capacity = Capacity(concurrency, cap.requests_per_minute and cap.requests_per_minute * scale,

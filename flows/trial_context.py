@@ -18,6 +18,7 @@ from nightshift.experiment.config import Experiment
 from nightshift.gateway import ModelGateway
 from nightshift.graders import CaseGrader
 from nightshift.graders.metric import MetricSet
+from nightshift.harnesses.pins import HarnessPins
 from nightshift.models import Case
 from nightshift.sandbox import backend_for
 from nightshift.scratch import reap_scratch
@@ -58,11 +59,12 @@ def open_gateway(exp: Experiment, base_url: str, api_key: str, concurrency: int,
 
 
 def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gateway: ModelGateway,
-                  hidden_seed: int, variant_backends: dict[str, SandboxBackend] | None = None,
+                  hidden_seed: int, pins: HarnessPins | None = None,
                   metrics: dict[str, MetricSet] | None = None) -> TrialContext:
     """The context every trial of this process gets; ``hidden_seed`` is the manifest's night seed;
-    ``variant_backends``: a command harness's derived image per variant (harnesses/pins.py); ``metrics``:
+    ``pins``: a command harness's derived images per variant (harnesses/pins.py); ``metrics``:
     each suite's MetricSet as the manifest pins it (graders.metric.metric_sets)."""
+    pins = pins or HarnessPins()
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
-                        grader=CaseGrader(hidden_seed=hidden_seed), variant_backends=variant_backends or {},
-                        metrics=dict(metrics or {}))
+                        grader=CaseGrader(hidden_seed=hidden_seed), variant_backends=pins.backends,
+                        variant_case_images=pins.case_images, metrics=dict(metrics or {}))

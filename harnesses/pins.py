@@ -2,17 +2,22 @@
 
 Called by the flow before the manifest is written: a harness's identity (kind, entrypoint, settings,
 version or content hash; install, run, derived image) is part of every one of its trial ids.
+
+A case that runs its own image (a Harbor task's) gets the harness's install on top of THAT image, not of
+the run's: `install` is built once per (case image, install) and the trial runs the result.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from nightshift.contracts import SandboxBackend
 from nightshift.experiment.config import Experiment, HarnessSpec
 from nightshift.harnesses.derived_image import DerivedImage, bubblewrap_derived, docker_derived
 from nightshift.harnesses.resolve import resolve_harness
+from nightshift.models import Case
 
 log = logging.getLogger("nightshift.harnesses")
 
@@ -36,19 +41,50 @@ def derive(backend: SandboxBackend, spec: HarnessSpec) -> tuple[SandboxBackend, 
     return backend_for(backend.name, made.image), made
 
 
-def pin_harnesses(exp: Experiment, backend: SandboxBackend) -> tuple[dict[str, dict], dict[str, SandboxBackend]]:
-    """(identity by variant name, the derived backend of each command variant that installs something)."""
-    identities: dict[str, dict] = {}
-    backends: dict[str, SandboxBackend] = {}
+def derive_case_image(image: str, install: list[str]) -> DerivedImage:
+    """`install` on a case's own image: a docker image id (committed on top, run by either backend; bubblewrap
+    exports it like any case image) or a root filesystem folder (a cached bubblewrap rootfs)."""
+    if Path(image).is_dir():
+        made = bubblewrap_derived(Path(image), f"rootfs:{Path(image).resolve()}", install)
+    else:
+        from nightshift.sandbox.docker_engine import docker_engine
+
+        client = docker_engine(f"a command harness's install on case image {image}",
+                               "start dockerd (case images are docker images)")
+        made = docker_derived(client, image, install)
+    log.warning("harness image %s on case image %s: %s in %.1fs", made.key, image[:19],
+                "built" if made.built else "reused", made.seconds)
+    return made
+
+
+@dataclass
+class HarnessPins:
+    identities: dict[str, dict] = field(default_factory=dict)  # variant -> identity (manifest, trial ids)
+    backends: dict[str, SandboxBackend] = field(default_factory=dict)  # variant -> backend over its derived image
+    case_images: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> case image -> derived image
+
+
+def pin_harnesses(exp: Experiment, backend: SandboxBackend, cases: list[Case] = ()) -> HarnessPins:
+    """Identity of every variant's harness; derived images built (or reused) for each command harness that
+    installs something: on the run's image, and on every case image among `cases`."""
+    pins = HarnessPins()
     derived: dict[tuple[str, ...], tuple[SandboxBackend, DerivedImage]] = {}
+    on_case: dict[tuple[tuple[str, ...], str], DerivedImage] = {}
+    case_images = sorted({c.image for c in cases if c.image})
     for variant in exp.variants:
         identity = dict(resolve_harness(variant.harness).identity)
         if variant.harness.kind == "command" and variant.harness.install:
             install = tuple(variant.harness.install)
             if install not in derived:  # variants with the same install share one image
                 derived[install] = derive(backend, variant.harness)
-            backends[variant.name], made = derived[install]
+            pins.backends[variant.name], made = derived[install]
             identity["image_key"] = made.key
-            identity["image"] = backends[variant.name].identity()
-        identities[variant.name] = identity
-    return identities, backends
+            identity["image"] = pins.backends[variant.name].identity()
+            for image in case_images:
+                if (install, image) not in on_case:
+                    on_case[install, image] = derive_case_image(image, list(install))
+            pins.case_images[variant.name] = {image: on_case[install, image].image for image in case_images}
+            if case_images:
+                identity["case_images"] = pins.case_images[variant.name]
+        pins.identities[variant.name] = identity
+    return pins

@@ -44,6 +44,7 @@ class TrialContext:
     limits: SandboxLimits
     grader: Grader
     variant_backends: dict[str, SandboxBackend] = field(default_factory=dict)  # a command harness's derived image
+    variant_case_images: dict[str, dict[str, str]] = field(default_factory=dict)  # ... on each case image
     halt: threading.Event = field(default_factory=threading.Event)
     """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
     metrics: dict[str, MetricSet] = field(default_factory=dict)  # suite name -> its metrics (manifest-pinned)
@@ -74,7 +75,10 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         # a command harness's derived image (harnesses/pins.py); the case's own image, workdir and stated
         # limits (a Harbor task's) still win over either
         backend = ctx.variant_backends.get(spec.variant.name, ctx.backend)
-        sandbox = backend.create(case_sandbox_spec(spec.case, spec.run_id, spec.trial_id, ctx.limits))
+        box = case_sandbox_spec(spec.case, spec.run_id, spec.trial_id, ctx.limits)
+        if box.image and box.image in ctx.variant_case_images.get(spec.variant.name, {}):
+            box = box.model_copy(update={"image": ctx.variant_case_images[spec.variant.name][box.image]})
+        sandbox = backend.create(box)
         with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
             outcome = run_harness(spec, sandbox, session, ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
         agent_s = time.monotonic() - t0

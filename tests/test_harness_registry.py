@@ -71,8 +71,9 @@ def test_identity_reaches_manifest_and_trial_id(tmp_path: Path, monkeypatch: pyt
     ours = {"kind": "python", "entrypoint": "team_agent:Agent", "settings": {"plan_steps": 2}}
     exp = Experiment(name="x", variants=[Variant(name="ref", model="sim-strong"),
                                          Variant(name="ours", model="sim-strong", harness=ours)])
-    identities, backends = pin_harnesses(exp, backend=None)
-    assert backends == {}
+    pins = pin_harnesses(exp, backend=None)
+    identities = pins.identities
+    assert pins.backends == {} and pins.case_images == {}
     assert identities["ref"]["entrypoint"] == "reference" and identities["ref"]["source"] == "builtin"
     pin = identities["ours"]
     assert pin["source"] == "module" and pin["version"].startswith("sha256:")  # a local module: its content hash
