@@ -17,6 +17,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
 from nightshift.experiment.trials import TrialSpec
+from nightshift.flows import live_progress
 from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.publishing import Publisher
 from nightshift.models import TrialResult
@@ -50,6 +51,7 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
     trial_task = trial_task.with_options(result_storage=cache_dir, retries=retries)
     progress = publisher.call("progress artifact", create_progress_artifact, progress=100.0 * before / max(1, total),
                               key="nightly-eval-progress", description=f"trials done of {total}")
+    live_progress.started(total, before)
     if before:
         logger.info("%d of %d trials are answered by their rows on disk; %d to run", before, total, len(todo))
     all_loads = loads or [TrialLoad(1.0)] * total
@@ -74,9 +76,14 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
                 write_result(ctx.run_dir, TrialResult.model_validate({**row, "run_id": ctx.run_dir.name}))
             clock.finished(position[future.task_run_id], recorded_s=row.get("duration_s") if isinstance(row, dict)
                            else None)
-            spike = alarm.observe(*_outcome(ctx.run_dir, trials[position[future.task_run_id]])) if alarm else None
+            watched = alarm is not None or live_progress.watched()
+            outcome = _outcome(ctx.run_dir, trials[position[future.task_run_id]]) if watched else None
+            spike = alarm.observe(*outcome) if alarm and outcome else None
+            if outcome and live_progress.watched():
+                live_progress.finished(outcome[0])
             if spike or done % step == 0 or done == len(todo):
                 line = clock.line() + (f" — {spike}" if spike else "")
+                live_progress.eta(line)
                 if progress is not None:
                     publisher.call("progress update", update_progress_artifact, progress,
                                    progress=100.0 * (before + done) / total, description=line)

@@ -14,13 +14,26 @@ PORT_HELP = "port of the local Prefect server (default: the one this project las
 console = Console(width=None if sys.stdout.isatty() else 120)
 
 
+def _ephemeral_profile() -> None:
+    """Run against Prefect's temporary server whatever the user's profiles say: `nightshift serve` writes
+    PREFECT_API_URL into the active profile, so a profiles file of our own holds one ephemeral profile.
+    (An empty PREFECT_API_URL, tried before, made Prefect's events client refuse to start: every task-run
+    event of the night was an ERROR with a traceback.)"""
+    from nightshift.resources import state_dir
+
+    profiles = state_dir() / "prefect-ephemeral-profiles.toml"
+    profiles.parent.mkdir(parents=True, exist_ok=True)
+    profiles.write_text('active = "ephemeral"\n\n[profiles.ephemeral]\nPREFECT_SERVER_ALLOW_EPHEMERAL_MODE = "true"\n')
+    os.environ.pop("PREFECT_API_URL", None)
+    os.environ.update(PREFECT_PROFILES_PATH=str(profiles), PREFECT_PROFILE="ephemeral")
+
+
 def _run(args: argparse.Namespace) -> int:
     from nightshift.deployments.server import QUIET_ENV, ensure_server, project_port
 
     os.environ.update(QUIET_ENV)
     if args.ephemeral:
-        # empty, not unset: a profile's PREFECT_API_URL (`nightshift serve` sets one) must not win either
-        os.environ["PREFECT_API_URL"] = ""
+        _ephemeral_profile()
         # Prefect's 20 s default is too short for a loaded machine; the server then never comes up
         os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     elif not os.environ.get("PREFECT_API_URL"):  # an explicitly configured server wins
@@ -46,8 +59,15 @@ def _run(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     os.environ["NIGHTSHIFT_OWNS_PROCESS"] = "1"  # this process may bound its exit (flows/publishing.py)
+    bar = args.progress == "bar" or (args.progress == "auto" and console.is_terminal)
     try:
-        summary = nightly_eval(experiment_file=str(Path(args.experiment).resolve()))
+        if bar:
+            from nightshift.run_progress import trial_bar
+
+            with trial_bar(Console(force_terminal=True) if not console.is_terminal else console):
+                summary = nightly_eval(experiment_file=str(Path(args.experiment).resolve()))
+        else:
+            summary = nightly_eval(experiment_file=str(Path(args.experiment).resolve()))
     except (RunLocked, DiskFull) as exc:
         console.print(f"{type(exc).__name__}: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         return 3
@@ -172,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--ephemeral", action="store_true",
                      help="use a temporary in-process Prefect server instead of the local one")
     run.add_argument("--port", type=int, help=PORT_HELP)
+    run.add_argument("--progress", choices=["auto", "bar", "log"], default="auto",
+                     help="a live bar with counts by status and the ETA (auto: on a terminal), or Prefect's "
+                          "log lines, two per trial (log)")
     run.set_defaults(fn=_run)
     cmp_ = sub.add_parser("compare", help="scores and paired differences of one or more run folders "
                                           "(with several, the first is the baseline run)")

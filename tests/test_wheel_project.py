@@ -197,6 +197,8 @@ def test_the_nightly_deployment_runs_from_the_project_folder(night: dict) -> Non
 
 def test_run_and_compare_from_the_project_folder(night: dict) -> None:
     assert "results.parquet (4 trials)" in night["cli_run"].stdout
+    # after `serve` wrote PREFECT_API_URL into the profile: the temporary server is used, and its events too
+    assert "| ERROR" not in night["cli_run"].stdout + night["cli_run"].stderr, night["cli_run"].stderr[-3000:]
     compare = night["compare"]
     assert compare.returncode == 0, compare.stdout + compare.stderr
     assert "strong" in compare.stdout and "weak" in compare.stdout

@@ -1,0 +1,78 @@
+"""The live bar `nightshift run` shows on a terminal: trials done of the night, counts by status, the ETA.
+
+While it shows, the per-trial INFO lines Prefect prints to the console (two per trial) and the flow's
+periodic "trials done" line are held back from the terminal: the bar says the same in one line. They
+still reach the Prefect API (the UI shows every task run's log); warnings and errors still print.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from nightshift.flows import live_progress
+
+STYLE = {"resolved": "green", "failed": "red", "infra_error": "magenta", "from rows": "dim"}
+ETA = re.compile(r"ETA [^;(]+\(in [^;)]+")
+
+
+class TrialBar:
+    """A NightObserver (flows/live_progress.py) drawing one rich progress bar."""
+
+    def __init__(self, console: Console):
+        self.progress = Progress(TextColumn("trials"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                 TextColumn("{task.fields[counts]}"), TextColumn("[dim]{task.fields[eta]}"),
+                                 console=console, refresh_per_second=4)
+        self.counts: Counter[str] = Counter()
+        self.task = None
+
+    def _counts(self) -> str:
+        order = sorted(self.counts, key=lambda s: (s == "from rows", -self.counts[s], s))
+        return "  ".join(f"[{STYLE.get(s, 'yellow')}]{s} {self.counts[s]:,}[/]" for s in order)
+
+    def started(self, total: int, done: int) -> None:
+        if done:
+            self.counts["from rows"] = done
+        if self.task is None:
+            self.task = self.progress.add_task("night", total=total, completed=done, counts=self._counts(), eta="")
+        else:  # a second mapping in the same process (a shard's slice): start over
+            self.progress.reset(self.task, total=total, completed=done, counts=self._counts(), eta="")
+
+    def finished(self, status: str) -> None:
+        self.counts[status] += 1
+        self.progress.update(self.task, advance=1, counts=self._counts())
+
+    def eta(self, line: str) -> None:
+        found = ETA.search(line)
+        self.progress.update(self.task, eta=(found.group(0) + ")") if found else "")
+
+
+class _TrialLinesHeldBack(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING:
+            return True
+        if record.name.startswith("prefect.task_runs"):
+            return False
+        return not (record.name.startswith("prefect.flow_runs") and str(record.msg).startswith("trials done"))
+
+
+@contextlib.contextmanager
+def trial_bar(console: Console) -> Iterator[TrialBar]:
+    """Show the bar for the night run inside; the console handlers hold back per-trial lines meanwhile."""
+    bar = TrialBar(console)
+    held = _TrialLinesHeldBack()
+    handlers = [h for h in logging.getLogger().handlers if isinstance(h, logging.StreamHandler)]
+    for handler in handlers:
+        handler.addFilter(held)
+    try:
+        with bar.progress, live_progress.watching(bar):
+            yield bar
+    finally:
+        for handler in handlers:
+            handler.removeFilter(held)
