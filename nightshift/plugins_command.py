@@ -30,4 +30,10 @@ def plugins_command(_args: argparse.Namespace, console: Console) -> int:
         style = "red" if source == "broken" else None
         table.add_row(kind, name, source, version, style=style)
     console.print(table)
+    broken = [f"{kind} {name!r}" for kind, name, source, _ in rows if source == "broken"]
+    if broken:  # an installed plugin that does not load fails the trial that names it: say so, and fail here
+        console.print(f"{len(broken)} plugin(s) do not load: {', '.join(broken)}; the version column holds the "
+                      f"error. Fix or uninstall the package that registers them.", style="red", markup=False,
+                      highlight=False)
+        return 1
     return 0

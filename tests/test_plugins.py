@@ -32,6 +32,22 @@ def test_plugins_lists_every_kind_with_source_and_version(capsys) -> None:
         assert name in out
 
 
+def test_plugins_fails_when_an_installed_plugin_does_not_load(monkeypatch, capsys) -> None:
+    from importlib import metadata
+
+    real = metadata.entry_points
+    broken = metadata.EntryPoint(name="stale", value="team_metrics_uninstalled:metric", group="nightshift.metrics")
+
+    def entry_points(**kw):
+        found = list(real(**kw))
+        return [*found, broken] if kw.get("group") == "nightshift.metrics" else found
+
+    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    assert main(["plugins"]) == 1
+    out = capsys.readouterr().out
+    assert "metrics 'stale'" in out and "team_metrics_uninstalled" in out and "do not load" in out
+
+
 @pytest.fixture
 def my_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A user's project folder with its own importer and backend module, importable as module:attr."""
