@@ -2,7 +2,9 @@
 
 Every other pin that changes outcomes must match: the resolved version of any model both runs use,
 the sandbox identity (image digest) and limits, the suite hash and case list, the seeds and the
-grader version. Code and package versions are reported but do not refuse, since a change of the
+grader version, and every metric both runs score (a metric whose plugin version or settings changed
+measures something else under the same name). A metric only one run has is noted, not refused: it is
+simply not compared. Code and package versions are reported but do not refuse, since a change of the
 harness code is often exactly what a night compares; nor does the hidden-test seed, which changes
 every night by design. ``--allow-diff FIELD`` accepts one field explicitly; the report then says so.
 """
@@ -14,8 +16,9 @@ from pathlib import Path
 
 from nightshift.experiment.manifest import RunManifest
 
-GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", "cases", "seeds", "grader_version")
-NOTED = ("harnesses", "code_version", "packages", "python", "hidden_seed", "suite_validation")
+GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", "cases", "seeds", "grader_version",
+           "metrics")
+NOTED = ("harnesses", "metric_sets", "code_version", "packages", "python", "hidden_seed", "suite_validation")
 
 
 class NotComparable(ValueError):
@@ -72,11 +75,35 @@ def _harness_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
     return found
 
 
+def _as_compared(metric: dict) -> dict:
+    """A built-in metric's version is nightshift's code hash of its module: a refactor there is a code change
+    (noted with code_version; grader_version guards what grading means), not another metric."""
+    return {k: v for k, v in metric.items() if k != "version"} if metric.get("source") == "builtin" else metric
+
+
+def _metric_differences(a: RunManifest, b: RunManifest, changed: bool) -> list[PinDifference]:
+    """changed: metrics both runs score whose identity differs (guarded, ``metrics[suite].name``); else the
+    metrics only one run scores (noted, ``metric_sets[suite]``)."""
+    found = []
+    for suite in sorted(set(a.metrics) | set(b.metrics)):
+        ma = {m.get("name"): _as_compared(m) for m in a.metrics.get(suite, [])}
+        mb = {m.get("name"): _as_compared(m) for m in b.metrics.get(suite, [])}
+        if changed:
+            found += [d for name in sorted(set(ma) & set(mb), key=str) if ma[name] != mb[name]
+                      for d in _leaf_differences(f"metrics[{suite}].{name}", ma[name], mb[name])]
+        elif set(ma) != set(mb):
+            found.append(PinDifference(f"metric_sets[{suite}]", _short(sorted(set(ma) - set(mb), key=str) or "-"),
+                                       _short(sorted(set(mb) - set(ma), key=str) or "-")))
+    return found
+
+
 def differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
     """Every pin that differs between two runs, guarded ones first."""
     found = _model_differences(a, b)
     for name in GUARDED[1:] + NOTED:
-        if name == "harnesses":
+        if name in ("metrics", "metric_sets"):
+            found += _metric_differences(a, b, changed=name == "metrics")
+        elif name == "harnesses":
             found += _harness_differences(a, b)
         elif name == "cases":
             diff = _case_difference(a.cases, b.cases)

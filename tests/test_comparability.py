@@ -82,3 +82,24 @@ def test_a_missing_run_folder_is_named_itself_not_its_parent(tmp_path) -> None:
 
     with pytest.raises(NotComparable, match=f"^{tmp_path}/nope: no such run folder"):
         manifest_of(tmp_path / "nope")
+
+
+def test_a_metric_both_runs_score_must_be_the_same_metric_one_only_one_has_is_noted() -> None:
+    fast = {"name": "fast", "use": "team:TestsUnder", "version": "1.0", "settings": {"seconds": 2.0}}
+    base = manifest(metrics={"builtin": [{"name": "resolved", "use": "resolved"}, fast]})
+    slower = manifest(metrics={"builtin": [{"name": "resolved", "use": "resolved"},
+                                           {**fast, "settings": {"seconds": 5.0}}]})
+    with pytest.raises(NotComparable) as err:
+        check_comparable(base, slower)
+    assert "metrics[builtin].fast.settings.seconds: 2.0  ≠  5.0" in str(err.value)
+    assert [d.field for d in check_comparable(base, slower, {"metrics"})] == ["metrics[builtin].fast.settings.seconds"]
+    fewer = manifest(metrics={"builtin": [{"name": "resolved", "use": "resolved"}]})
+    assert [(d.field, d.a) for d in check_comparable(base, fewer)] == [("metric_sets[builtin]", "['fast']")]
+
+
+def test_a_builtin_metric_whose_module_changed_is_a_code_change_not_another_metric() -> None:
+    def run(version: str) -> RunManifest:
+        return manifest(code_version=version, metrics={"builtin": [
+            {"name": "resolved", "source": "builtin", "version": f"0.1.0+sha256:{version}", "use": "resolved"}]})
+
+    assert [d.field for d in check_comparable(run("abc"), run("def"))] == ["code_version"]
