@@ -98,3 +98,15 @@ def test_faults_end_as_clear_statuses(sim, tmp_path, builtin_cases, backend_name
     slow = case.model_copy(update={"limits": CaseLimits(wall_clock_s=3)})
     row, _, _ = trial(sim[0], backend, tmp_path / "slow", slow, "x", run="sleep 60")
     assert row.status == TrialStatus.timeout and row.agent_s < 15
+
+
+def test_waiting_on_the_quota_is_not_the_agents_time(sim, tmp_path, builtin_cases) -> None:
+    """A CLI agent whose calls wait on the key's quota (30 requests/min: one call every 2 s) past its
+    3 s limit still finishes: the watchdog reads working time, which the quota waits are not."""
+    from nightshift.gateway.buckets import Quota
+
+    case = solvable(builtin_cases).model_copy(update={"limits": CaseLimits(wall_clock_s=3)})
+    gateway = ModelGateway(sim[0], SECRET, quota=Quota(requests_per_minute=30, burst_s=2.0))
+    row, events, _ = trial(sim[0], make_backend("bubblewrap"), tmp_path, case, "solve", gateway=gateway)
+    assert row.status == TrialStatus.resolved, row.reason
+    assert row.agent_s > 3 and row.waiting_s > 2 and row.working_s < 3, (row.agent_s, row.waiting_s, row.working_s)
