@@ -32,7 +32,7 @@ def derive(backend: SandboxBackend, spec: HarnessSpec) -> tuple[SandboxBackend, 
         if Path(backend.rootfs) == Path("/"):
             raise ValueError("a command harness with install needs a built root filesystem, not sandbox.image "
                              "'host' (the host's /usr is never written): build one with "
-                             "scripts/build_sandbox_image.py --rootfs-only and set sandbox.image to its path")
+                             "nightshift build-image --rootfs-only and set sandbox.image to its path")
         made = bubblewrap_derived(Path(backend.rootfs), backend.identity(), spec.install)
     else:
         raise ValueError(f"sandbox backend {backend.name!r} cannot derive images for harness.install; "

@@ -235,6 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     from nightshift.viewer.command import add_view_command
 
     add_view_command(sub)  # view
+    from nightshift.sandbox import base_image
+
+    image = sub.add_parser("build-image", help="build the pinned Debian sandbox base image (root): a rootfs for "
+                                                "bubblewrap and a docker image; skipped when nothing changed")
+    base_image.add_arguments(image)
+    image.set_defaults(fn=base_image.run)
     args = parser.parse_args(argv)
     if args.command in ("validate-suite", "import-suite", "view", "plugins"):
         return args.fn(args, console)

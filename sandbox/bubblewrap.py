@@ -180,7 +180,7 @@ class BubblewrapBackend:
         self.rootfs = Path("/") if image == "host" else Path(image)
         if not (self.rootfs / "usr").is_dir():
             raise ValueError(f"sandbox.image {image!r}: not a root filesystem (no usr/ inside); use 'host' "
-                             f"or the path of a debootstrapped root (scripts/build_sandbox_image.py --rootfs-only)")
+                             f"or the path of a debootstrapped root (nightshift build-image --rootfs-only)")
         if shutil.which("bwrap") is None:
             raise RuntimeError("bubblewrap is not installed: apt-get install bubblewrap")
         _check_searchable(sandbox_root())

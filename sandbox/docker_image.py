@@ -3,7 +3,7 @@
 Accepted forms (the id is what the manifest records, and every container of the run uses the id,
 never the name, so a tag that moves during the run changes nothing):
 
-- ``sha256:<id>``: an image id, e.g. what scripts/build_sandbox_image.py prints.
+- ``sha256:<id>``: an image id, e.g. what nightshift build-image prints.
 - ``name:tag@sha256:<hex>``: a name pinned to an image id or a registry digest; refused when the
   name now resolves to another image. This is how a registry image is used by digest.
 - ``name:tag``: resolved once at start; the id it had then is the run's pin.
@@ -36,7 +36,7 @@ def resolve_image(client, image: str) -> str:  # client: docker.DockerClient
 
     if image in ("", "host"):
         raise ImagePinError("sandbox.image: the docker backend needs an image id or name@sha256:...; "
-                            "build one with scripts/build_sandbox_image.py (it prints the id)")
+                            "build one with nightshift build-image (it prints the id)")
     name, pin = split_pin(image)
     if pin is not None and pin != name:
         try:  # a registry digest names exactly one image: nothing more to check
@@ -53,14 +53,14 @@ def resolve_image(client, image: str) -> str:  # client: docker.DockerClient
     if pin is not None and pin != found.id and pin not in digests:
         raise ImagePinError(f"sandbox.image {image!r}: {name} now resolves to image {found.id}, not the "
                             f"pinned {pin}; refusing to run a different image. Restore the pinned image "
-                            f"(docker load / scripts/build_sandbox_image.py) or update the pin in the experiment file")
+                            f"(docker load / nightshift build-image) or update the pin in the experiment file")
     return found.id
 
 
 def _pull(client, image: str, name: str, pin: str | None):
     import docker
 
-    hint = "build it with scripts/build_sandbox_image.py, or docker load / docker pull it first"
+    hint = "build it with nightshift build-image, or docker load / docker pull it first"
     if pin is None or name.startswith("sha256:") or pin == name:
         raise ImagePinError(f"sandbox.image {image!r}: no such image on this docker engine; {hint}")
     repository = _repository(name)

@@ -1,6 +1,6 @@
 """Where locally built sandbox base images live, and how to find the latest one.
 
-scripts/build_sandbox_image.py writes one folder per content key under the image cache
+nightshift build-image (sandbox/base_image.py) writes one folder per content key under the image cache
 (``rootfs/`` for bubblewrap, ``rootfs.tar`` for ``docker import``, ``build.json``) and points
 ``latest.json`` at the newest. This module only reads those records; it builds nothing.
 """
@@ -39,7 +39,7 @@ def image_cache() -> Path:
 
 
 def latest_build(cache: Path | None = None) -> BuiltImage | None:
-    """The newest complete build, or None when scripts/build_sandbox_image.py has not run here."""
+    """The newest complete build, or None when nightshift build-image has not run here."""
     record = (cache or image_cache()) / "latest.json"
     if not record.is_file():
         return None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import tarfile
 from pathlib import Path
@@ -92,9 +91,7 @@ def test_image_build_is_skipped_when_nothing_changed() -> None:
     build = latest_build()
     if build is None:
         pytest.skip("no sandbox image built; run: .venv/bin/python scripts/build_sandbox_image.py")
-    spec = importlib.util.spec_from_file_location("build_sandbox_image", REPO / "scripts" / "build_sandbox_image.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    from nightshift.sandbox import base_image as script
     stamp = build.rootfs.stat().st_mtime_ns
     again = script.build(build.rootfs.parent.parent, force=False, with_docker=False)
     assert again.key == build.key and again.rootfs == build.rootfs

@@ -113,6 +113,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out["init"] = project.nightshift("init")
     out["init_again"] = project.nightshift("init", check=False)
     out["validate"] = project.nightshift("validate-suite", "suites/starter")
+    out["build_image"] = project.nightshift("build-image")  # the docker base image from the wheel (content-cached)
     out["validate_builtin"] = project.nightshift("validate-suite", "builtin", "--cases", "py-bugfix-slugify",
                                                  "--repeats", "1", check=False)
     timings = out["timings"] = {"wheel_and_venv_s": out["built_s"]}
@@ -193,6 +194,12 @@ def test_the_nightly_deployment_runs_from_the_project_folder(night: dict) -> Non
     assert table.num_rows == 4 and set(table.column("case_id").to_pylist()) == {"fix-median"}
     assert not (night["folder"] / "experiments" / "runs").exists()  # output_dir is relative to the file
     assert (night["folder"] / ".nightshift" / "prefect").is_dir()  # the project's own server state
+
+
+def test_the_wheel_builds_the_sandbox_base_image(night: dict) -> None:
+    from nightshift.sandbox.images import latest_build
+
+    assert night["build_image"].stdout.strip() == latest_build().image_id  # the same content key, reused
 
 
 def test_run_and_compare_from_the_project_folder(night: dict) -> None:
