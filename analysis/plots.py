@@ -27,25 +27,49 @@ def _ok(x: float | None) -> bool:
     return x is not None and not math.isnan(x)
 
 
+def _scale(unit: str) -> tuple[float, str]:
+    """How a metric's values are drawn: rates as percent, anything else in its own unit."""
+    return (100.0, "%") if unit == "fraction" else (1.0, unit or "value")
+
+
+def _dots(ax: plt.Axes, scores: list[dict], metric: str, unit: str) -> None:
+    scale, suffix = _scale(unit)
+    for i, s in enumerate(scores):
+        if not _ok(s.get(metric)) or not _ok(s.get(f"{metric}_low")):
+            continue
+        value, lo, hi = (scale * s[k] for k in (metric, f"{metric}_low", f"{metric}_high"))
+        ax.errorbar(value, i, xerr=[[value - lo], [hi - value]], fmt="o", color=COLORS[i % len(COLORS)], capsize=4)
+        ax.annotate(f"{value:.1f}%" if unit == "fraction" else f"{value:.3g}", (value, i), textcoords="offset points",
+                    xytext=(0, 7), ha="center", fontsize=8)
+    if unit == "fraction":
+        ax.set_xlim(-2, 102)
+    ax.set_xlabel(suffix)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _arms_axis(ax: plt.Axes, scores: list[dict]) -> None:
+    ax.set_yticks(range(len(scores)), [s["variant"] for s in scores])
+    ax.set_ylim(-0.7, len(scores) - 0.3)
+    ax.invert_yaxis()
+
+
 def scores_figure(scores: list[dict]) -> bytes:
     """Pass rate and progress per arm, each a dot with its 95% clustered interval."""
     fig, axes = plt.subplots(1, 2, figsize=(9, 0.55 * len(scores) + 1.4), sharey=True)
     for ax, metric, title in zip(axes, ("pass_rate", "progress"), ("pass rate", "mean progress"), strict=True):
-        for i, s in enumerate(scores):
-            if not _ok(s.get(metric)):
-                continue
-            lo, hi = s[f"{metric}_low"], s[f"{metric}_high"]
-            ax.errorbar(100 * s[metric], i, xerr=[[100 * (s[metric] - lo)], [100 * (hi - s[metric])]], fmt="o",
-                        color=COLORS[i % len(COLORS)], capsize=4)
-            ax.annotate(f"{100 * s[metric]:.1f}%", (100 * s[metric], i), textcoords="offset points", xytext=(0, 7),
-                        ha="center", fontsize=8)
-        ax.set_xlim(-2, 102)
+        _dots(ax, scores, metric, "fraction")
         ax.set_title(f"{title} (95% CI)", fontsize=10)
-        ax.set_xlabel("%")
-        ax.grid(axis="x", alpha=0.3)
-    axes[0].set_yticks(range(len(scores)), [s["variant"] for s in scores])
-    axes[0].set_ylim(-0.7, len(scores) - 0.3)
-    axes[0].invert_yaxis()
+    _arms_axis(axes[0], scores)
+    return _png(fig)
+
+
+def metric_figure(scores: list[dict], name: str, unit: str, higher_is_better: bool) -> bytes:
+    """One named metric (``score.<name>``) per arm: its mean with the 95% clustered interval."""
+    fig, ax = plt.subplots(figsize=(9, 0.55 * len(scores) + 1.4))
+    _dots(ax, scores, name, unit)
+    better = "higher" if higher_is_better else "lower"
+    ax.set_title(f"{name.replace('_', ' ')} (95% CI; {better} is better)", fontsize=10)
+    _arms_axis(ax, scores)
     return _png(fig)
 
 
@@ -77,19 +101,22 @@ def domain_figure(by_domain: list[dict], key: str = "domain") -> bytes:
     return _png(fig)
 
 
-def forest_figure(comparisons: list[dict]) -> bytes:
-    """Forest plot of paired differences B − A in points with 95% intervals; the overall noise floor shaded."""
+def forest_figure(comparisons: list[dict], metric: str = "pass rate", unit: str = "fraction") -> bytes:
+    """Forest plot of paired differences B − A (points for rates, else the metric's unit) with 95% intervals;
+    the overall noise floor shaded."""
     rows = list(comparisons)
+    scale, _ = _scale(unit)
     fig, ax = plt.subplots(figsize=(9, 0.36 * len(rows) + 1.5))
     for i, c in enumerate(rows):
         overall = c["scope"] == "all"
         if overall and c.get("noise_floor") is not None:
-            f = 100 * c["noise_floor"]
+            f = scale * c["noise_floor"]
             ax.fill_betweenx([i - 0.4, i + 0.4], -f, f, color="#bbbbbb", alpha=0.5, lw=0)
-        color = "#444444" if c["verdict"] == "within noise" else ("#2ca02c" if c["diff"] > 0 else "#d62728")
+        # the verdict knows the metric's direction: a lower time to pass is the better one
+        color = {"better": "#2ca02c", "worse": "#d62728"}.get(c["verdict"].rpartition(" ")[2], "#444444")
         if _ok(c["diff"]):
-            err = [[100 * (c["diff"] - c["ci_low"])], [100 * (c["ci_high"] - c["diff"])]]
-            ax.errorbar(100 * c["diff"], i, xerr=err,
+            err = [[scale * (c["diff"] - c["ci_low"])], [scale * (c["ci_high"] - c["diff"])]]
+            ax.errorbar(scale * c["diff"], i, xerr=err,
                         fmt="D" if overall else "o", color=color, capsize=3, ms=7 if overall else 5)
     labels = [f"{c['variant']} − {c['baseline']}" + ("" if c["scope"] == "all" else f"  · {c['scope']}") for c in rows]
     ax.set_yticks(range(len(rows)), labels, fontsize=8)
@@ -97,7 +124,8 @@ def forest_figure(comparisons: list[dict]) -> bytes:
         tick.set_fontweight("bold" if c["scope"] == "all" else "normal")
     ax.axvline(0, color="black", lw=0.8)
     ax.invert_yaxis()
-    ax.set_xlabel("difference in pass rate, points (95% bootstrap CI); grey band: noise floor")
+    what = "points" if unit == "fraction" else unit
+    ax.set_xlabel(f"difference in {metric}, {what} (95% CI); grey band: noise floor")
     ax.set_title("paired differences over shared cases", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     return _png(fig)

@@ -62,6 +62,9 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
                  "metric only."), ("table", METRIC_HEADERS, metric_rows(analysis.scores, named))]
     if detail:
         out.append(("img", "scores", "Pass rate and progress per arm", plots.scores_figure(analysis.scores)))
+        for m in named:
+            out.append(("img", f"metric-{m['name']}", f"{metric_label(m['name'], m['unit'])} per arm",
+                        plots.metric_figure(analysis.scores, m["name"], m["unit"], m["higher_is_better"])))
     status_rows = [[s["arm"], str(s["total"]), *(str(s[k]) for k in STATUSES),
                     pct(s["infra_error"] / s["total"] if s["total"] else 0)] for s in analysis.statuses]
     out += [("h2", "How trials ended"), ("p", "Infra errors are not the agent's doing: they are excluded from every "
@@ -73,6 +76,11 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
     if detail and comps:
         out.append(("img", "forest", "Paired differences (pass rate)",
                     plots.forest_figure([c for c in comps if c["metric"] == "pass_rate"])))
+        for m in named:
+            rows = [c for c in comps if c["metric"] == m["name"]]
+            if rows:
+                out.append(("img", f"forest-{m['name']}", f"Paired differences ({metric_label(m['name'], m['unit'])})",
+                            plots.forest_figure(rows, m["name"].replace("_", " "), m["unit"])))
     breakdown = [c for c in comps if c["scope"] != "all"]
     if detail and breakdown:
         out += [("h2", "Comparisons by domain and split"),

@@ -92,6 +92,9 @@ def test_report_and_compare_show_each_metric_with_its_verdict(run_dir: Path, cap
     assert "## Verdicts (time to pass (s); lower is better)" in text
     assert "## Named metrics" in text and "| A | bad files (files) | lower |" in text
     assert "time to pass: B − A" in page.read_text() and "→ B better" in text
+    html = page.read_text()
+    for title in ("time to pass (s) per arm", "Paired differences (time to pass (s))", "bad files (files) per arm"):
+        assert f"<img alt='{title}' src='data:image/png;base64," in html, title  # each named metric is drawn
     assert main(["compare", str(run_dir), "--baseline", "A"]) == 0
     out = capsys.readouterr().out
     assert "Named metrics by arm" in out
