@@ -183,19 +183,21 @@ class ScheduleSettings(_Strict):
 
 
 class GpuSettings(_Strict):
-    """Cards for the timing steps of cases graded by speed (gpu/): one timing step per card at a time.
-
-    Not used by any trial yet (no case has a timing step): today only the planner reads it.
+    """The host's timing pool (gpu/): the slots that timing steps of cases graded by speed hold, one step per slot
+    at a time. Its cards where it has any; otherwise reserved CPU cores, so the same exclusive path runs everywhere.
     """
 
     cards: int | list[str] | Literal["auto"] = Field(
-        0, description="A count (ids 0..N-1), a list of ids as CUDA_VISIBLE_DEVICES takes them ('0', "
-        "'GPU-<uuid>'), or 'auto' (nvidia-smi). 0: no cards.")
+        "auto", description="A count (ids 0..N-1), a list of ids as CUDA_VISIBLE_DEVICES takes them ('0', "
+        "'GPU-<uuid>'), or 'auto' (nvidia-smi; none without it). 0: no cards, CPU-core slots only.")
     stand_in: bool = Field(False, description="Stand-in cards with no device behind them (tests, machines "
                            "without GPUs).")
-    lock_dir: Path = Field(Path("/tmp/nightshift-gpu"), description="One lock file per card, shared by every "
-                           "process on a host: two flow runs on one machine never time on the same card, and "
-                           "the kernel frees the card of a killed process.")
+    timing_cores: list[int] | Literal["auto"] = Field(
+        "auto", description="Where there are no cards: the CPU cores that are the timing slots, each timing step "
+        "pinned to one (its sandbox's cpuset). 'auto': the last core this process may use.")
+    lock_dir: Path = Field(Path("/tmp/nightshift-gpu"), description="One lock file per slot, shared by every "
+                           "process on a host: two flow runs on one machine never time on the same slot, and "
+                           "the kernel frees the slot of a killed process.")
 
 
 class ShardSettings(_Strict):

@@ -1,4 +1,7 @@
-"""One slot per card: the timing step of a trial holds one GPU card exclusively, then gives it back.
+"""One slot per card: the timing step of a trial holds one slot of the timing pool exclusively, then gives it back.
+
+A slot is a GPU card where the host has cards, otherwise one reserved CPU core (``GpuCard.cpu``), so the
+same exclusive-timing path runs on every host (gpu/cards.py ``timing_slots``).
 
 * Fair and without idle cards: requests are served first come, first served; a released card goes
   straight to the longest waiter (``_release`` hands it over under the lock), so no card is free
@@ -28,14 +31,19 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class GpuCard:
-    """One card, named as CUDA_VISIBLE_DEVICES takes it ('0', 'GPU-<uuid>')."""
+    """One slot of the timing pool: a card, named as CUDA_VISIBLE_DEVICES takes it ('0', 'GPU-<uuid>'), or a
+    reserved CPU core (``cpu`` set, id 'cpu<N>') on a host without cards."""
 
     id: str
     stand_in: bool = False
     """No device behind it: tests and machines without GPUs use these."""
+    cpu: int | None = None
+    """A CPU-core slot: the timing command runs pinned to this core (the sandbox's cpuset) and sees no card."""
 
     def env(self) -> dict[str, str]:
-        """Environment of a command that may use this card and no other."""
+        """Environment of a command that may use this card and no other (a CPU slot: no card at all)."""
+        if self.cpu is not None:
+            return {"CUDA_VISIBLE_DEVICES": "", "NIGHTSHIFT_TIMING_CPU": str(self.cpu)}
         env = {"CUDA_VISIBLE_DEVICES": self.id, "NVIDIA_VISIBLE_DEVICES": self.id}
         if self.stand_in:
             env["NIGHTSHIFT_GPU_STAND_IN"] = "1"

@@ -64,8 +64,11 @@ def _experiment_trials(path: Path, history: History) -> tuple[list[TrialLoad], d
 
 
 def _gpu_cards(exp: object) -> int:
-    cards = getattr(getattr(exp, "gpu", None), "cards", 0)
-    return len(cards) if isinstance(cards, list) else int(cards or 0)
+    """Slots of the experiment's timing pool: its cards, else its reserved CPU cores."""
+    from nightshift.gpu import timing_slots
+
+    settings = getattr(exp, "gpu", None)
+    return len(timing_slots(settings)) if settings is not None else 0
 
 
 def _history_trials(history: History, count: int) -> list[TrialLoad]:

@@ -83,7 +83,8 @@ def learn_history(sources: Iterable[Path], default: TrialLoad | None = None) -> 
         raise HistoryError(f"{files[0]}: not a nightshift results file (no column {sorted(missing)})")
     tokens = "coalesce(input_tokens, 0) + coalesce(output_tokens, 0)" if "input_tokens" in columns else "0"
     requests = "model_calls" if "model_calls" in columns else "0"
-    gpu = "gpu_s" if "gpu_s" in columns else "0"
+    # seconds a trial held a timing slot (card or reserved core); gpu_s in rows written before timing_s
+    gpu = "timing_s" if "timing_s" in columns else "gpu_s" if "gpu_s" in columns else "0"
     status = "status IS DISTINCT FROM 'infra_error'" if "status" in columns else "true"
     # the quota is modelled on its own: a trial's full-speed duration excludes what it waited for quota
     duration = "greatest(duration_s - coalesce(quota_wait_s, 0), 0)" if "quota_wait_s" in columns else "duration_s"

@@ -46,17 +46,14 @@ def history_for(exp: Any, experiment_file: Path, run_id: str | None = None) -> H
 
 
 def capacity_of(exp: Any) -> Capacity:
-    """What the experiment file gives the night: concurrency, its share of the quota, GPU cards."""
+    """What the experiment file gives the night: concurrency, its share of the quota, timing slots."""
     share = exp.model.share
     rpm, tpm = exp.model.requests_per_minute, exp.model.tokens_per_minute
-    cards = exp.gpu.cards
-    if cards == "auto":
-        from nightshift.gpu import discover_cards
+    from nightshift.gpu import timing_slots
 
-        cards = discover_cards()
     return Capacity(concurrency=exp.concurrency, requests_per_minute=rpm * share if rpm else None,
                     tokens_per_minute=tpm * share if tpm else None,
-                    gpu_cards=len(cards) if isinstance(cards, list) else int(cards))
+                    gpu_cards=len(timing_slots(exp.gpu)))  # the timing pool: cards, else reserved CPU cores
 
 
 def plan_night(specs: Sequence[Any], exp: Any, experiment_file: Path, run_id: str | None = None) -> NightPlan:

@@ -163,6 +163,10 @@ class BubblewrapSandbox(FolderFiles):
                           timed_out=timed_out, duration_s=time.monotonic() - started,
                           stdout_dropped=out.dropped, stderr_dropped=err.dropped)
 
+    def pin_cpus(self, cpus: str) -> contextlib.AbstractContextManager[bool]:
+        """Run this sandbox's commands on ``cpus`` only, for the block (a timing step's reserved core)."""
+        return self.cgroups.pinned(cpus)
+
     def _kill(self, proc: subprocess.Popen) -> None:
         self.cgroups.kill_all()
         with contextlib.suppress(ProcessLookupError):

@@ -4,6 +4,10 @@ rlimits cannot cap a whole process tree's memory or process count (and RLIMIT_NP
 apply to root), so the bubblewrap backend puts each sandbox in its own cgroup when the host lets
 us create one. Where it does not, ``CgroupSet.available`` is False and the caller records that.
 
+For the timing step of a case graded by speed, ``pinned(cpus)`` confines every process the sandbox starts to
+one CPU core (a cpuset: v2's cpuset.cpus on the sandbox's own cgroup, or a v1 cpuset cgroup joined for the
+block only), which is how a CPU-core slot of the timing pool (gpu/) is enforced, not merely asked for.
+
 Sandbox cgroups live under ``nightshift/<scope>/``, one scope per sandbox root folder: the reaper
 judges a cgroup by the folder of the same name, so it must never see cgroups of sandboxes kept in
 another root (another test session, another deployment on the same host), which it cannot judge.
@@ -16,6 +20,7 @@ import hashlib
 import os
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from nightshift.contracts import SandboxLimits
@@ -108,6 +113,69 @@ class CgroupSet:
     def available(self) -> bool:
         return bool(self.dirs)
 
+    def _cpuset_parent(self) -> Path:
+        """v1: where this scope's cpuset cgroups live (made only while a sandbox is pinned)."""
+        own = _own_paths()
+        return _ROOT / "cpuset" / own.get("cpuset", "/").lstrip("/") / _PARENT / self.scope
+
+    @contextlib.contextmanager
+    def pinned(self, cpus: str) -> Iterator[bool]:
+        """Inside the block every new process of the sandbox runs only on ``cpus`` ('3', '2-3'). Yields False,
+        pinning nothing, where the host has no writable cpuset controller or the sandbox no cgroup."""
+        if not self.dirs:
+            yield False
+            return
+        if self.v2:
+            path = self.dirs[0]
+            try:
+                for level in (path.parent.parent, path.parent):
+                    with contextlib.suppress(OSError):
+                        (level / "cgroup.subtree_control").write_text("+cpuset")
+                (path / "cpuset.cpus").write_text(cpus)
+            except OSError:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                with contextlib.suppress(OSError):
+                    (path / "cpuset.cpus").write_text("")  # empty: the parent's cores again
+            return
+        path = self._cpuset_parent() / self.name
+        try:
+            for level in (path.parent.parent, path.parent, path):
+                level.mkdir(exist_ok=True)
+                for name in ("cpuset.mems", "cpuset.cpus"):  # a new v1 cpuset starts empty: no task may join it
+                    if not (level / name).read_text().strip():
+                        (level / name).write_text((level.parent / name).read_text().strip())
+            (path / "cpuset.cpus").write_text(cpus)
+        except OSError:
+            with contextlib.suppress(OSError):
+                path.rmdir()
+            yield False
+            return
+        self.dirs.append(path)  # every exec of the block joins it (join_command); kill_all sees its processes
+        try:
+            yield True
+        finally:
+            self.dirs.remove(path)
+            self.kill_all_in([path])
+            _rmdir(path)
+
+    def kill_all_in(self, dirs: list[Path]) -> None:
+        """SIGKILL what is left in these cgroup folders (a pinned block's cpuset after its exec)."""
+        for _ in range(200):
+            pids: set[int] = set()
+            for path in dirs:
+                with contextlib.suppress(OSError):
+                    pids |= {int(x) for x in (path / "cgroup.procs").read_text().split()}
+            if not pids:
+                return
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.005)
+
     def join_command(self) -> str:
         """Shell snippet that moves the current shell (and so all its children) into every cgroup."""
         return " && ".join(f'echo $$ > "{p}/cgroup.procs"' for p in self.dirs)
@@ -158,21 +226,15 @@ class CgroupSet:
     def destroy(self) -> None:
         self.kill_all()
         for path in self.dirs:
-            for _ in range(50):
-                try:
-                    path.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.02)
+            _rmdir(path)
         self.dirs = []
 
     @classmethod
     def leftovers(cls) -> list[str]:
         """Names of sandbox cgroups that exist under our parent (the reaper compares them to live sandboxes)."""
         names: set[str] = set()
-        for parent in cls("probe").parents():
+        probe = cls("probe")
+        for parent in [*probe.parents(), *([] if probe.v2 else [probe._cpuset_parent()])]:
             if parent.is_dir():
                 names |= {p.name for p in parent.iterdir() if p.is_dir()}
         return sorted(names)
@@ -180,7 +242,8 @@ class CgroupSet:
     @classmethod
     def prune_empty_scopes(cls) -> None:
         """Remove scope folders no sandbox uses (any root's: rmdir of a cgroup with children fails)."""
-        for parent in cls("probe").parents():
+        probe = cls("probe")
+        for parent in [*probe.parents(), *([] if probe.v2 else [probe._cpuset_parent()])]:
             for scope in parent.parent.glob("root-*") if parent.parent.is_dir() else []:
                 with contextlib.suppress(OSError):
                     scope.rmdir()
@@ -200,5 +263,18 @@ class CgroupSet:
     def attach(cls, name: str) -> CgroupSet:
         """A handle on an existing sandbox's cgroups (for the reaper)."""
         found = cls(name)
-        found.dirs = [p / name for p in found.parents() if (p / name).is_dir()]
+        parents = [*found.parents(), *([] if found.v2 else [found._cpuset_parent()])]  # a pinned sandbox's cpuset
+        found.dirs = [p / name for p in parents if (p / name).is_dir()]
         return found
+
+
+def _rmdir(path: Path) -> None:
+    """Remove an emptied cgroup folder (its last processes may take a moment to leave)."""
+    for _ in range(50):
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.02)

@@ -20,6 +20,7 @@ import contextlib
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 from nightshift.contracts import SandboxLimits, SandboxSpec
@@ -158,6 +159,22 @@ class DockerSandbox(FolderFiles):
                 return None
             pause = min(pause * 2, 0.1)
 
+    @contextlib.contextmanager
+    def pin_cpus(self, cpus: str) -> Iterator[bool]:
+        """Run this sandbox's commands on ``cpus`` only, for the block (``docker update --cpuset-cpus``)."""
+        import docker
+
+        try:
+            self.api.update_container(self.container.id, cpuset_cpus=cpus)
+        except docker.errors.APIError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            with contextlib.suppress(docker.errors.APIError):  # every online core again, as it was created
+                self.api.update_container(self.container.id, cpuset_cpus=_online_cpus())
+
     def destroy(self) -> None:
         """Remove the container (which kills everything in it), then the disk and folder."""
         _remove_container(self.api, self.id)
@@ -250,6 +267,11 @@ def _image_accounts(api, image_id: str) -> tuple[str, str]:
         return texts[0], texts[1]
     finally:
         _remove_container(api, container)
+
+
+def _online_cpus() -> str:
+    """The host's online cores as a cpuset list ('0-15')."""
+    return Path("/sys/devices/system/cpu/online").read_text().strip()
 
 
 def _main_child(init_pid: int) -> int:
