@@ -30,6 +30,7 @@ from nightshift.analysis.tables import (
     power_lines,
     score_rows,
 )
+from nightshift.analysis.timing import timing_blocks
 from nightshift.atomic_files import atomic_write_bytes, atomic_write_text
 
 # ("h2", text) | ("p", text) | ("pre", lines) | ("table", headers, rows[, links]) | ("img", name, title, png);
@@ -179,7 +180,8 @@ def _cell(value: str, url: str | None) -> str:
 
 def write_report(analysis: Analysis, out_dir: Path, title: str) -> tuple[Path, Path]:
     """Write ``report.md`` (+ ``report-plots/*.png``) and self-contained ``report.html`` into ``out_dir``."""
-    items = blocks(analysis, title) + distribution_blocks(analysis.info["files"])
+    files = analysis.info["files"]
+    items = blocks(analysis, title) + timing_blocks(files) + distribution_blocks(files)
     out_dir.mkdir(parents=True, exist_ok=True)
     plot_dir = out_dir / "report-plots"
     plot_dir.mkdir(exist_ok=True)

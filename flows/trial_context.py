@@ -1,6 +1,7 @@
 """What a night's trials share, built in one place for both flows: the run's cases, the sandbox
 backend (dead runs' sandboxes reaped), the gateway at this process's share of the quota, the grader
-(with the night's hidden seed from the manifest, so parent and shards grade against the same tests).
+(with the night's hidden seed from the manifest, so parent and shards grade against the same tests, and the
+host's timing pool for cases graded by speed).
 
 nightly-eval (the parent) and nightly-shard (a child on a work pool) both call ``open_backend``,
 ``open_gateway`` and ``trial_context``, so a new per-trial dependency is added here once and reaches
@@ -16,6 +17,7 @@ from prefect import get_run_logger
 from nightshift.contracts import SandboxBackend
 from nightshift.experiment.config import Experiment
 from nightshift.gateway import ModelGateway
+from nightshift.gpu import timing_pool
 from nightshift.graders import CaseGrader
 from nightshift.graders.metric import MetricSet
 from nightshift.harnesses.pins import HarnessPins
@@ -66,5 +68,6 @@ def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gatew
     each suite's MetricSet as the manifest pins it (graders.metric.metric_sets)."""
     pins = pins or HarnessPins()
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
-                        grader=CaseGrader(hidden_seed=hidden_seed), variant_backends=pins.backends,
+                        grader=CaseGrader(hidden_seed=hidden_seed, timing_pool=timing_pool(exp.gpu)),
+                        variant_backends=pins.backends,
                         variant_case_images=pins.case_images, metrics=dict(metrics or {}))

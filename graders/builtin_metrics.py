@@ -1,7 +1,8 @@
 """The metrics nightshift ships (registered in nightshift.plugins.METRICS).
 
 ``resolved`` and ``progress`` are what every trial gets (the pass rate and partial credit);
-``time_to_pass`` and ``files_outside_allowed`` are named in a suite or an experiment when wanted.
+``time_to_pass``, ``files_outside_allowed`` and ``speedup`` (cases graded by speed) are named in a suite or an
+experiment when wanted.
 """
 
 from __future__ import annotations
@@ -71,3 +72,20 @@ class FilesOutsideAllowed(Metric):
                    and not any(fnmatchcase(p, pat) for pat in self.allowed)]
         shown = ", ".join(outside[:5]) + (f" and {len(outside) - 5} more" if len(outside) > 5 else "")
         return MetricResult(value=float(len(outside)), message=shown)
+
+
+class Speedup(Metric):
+    """How many times faster the agent's function ran than the case's baseline, in one exclusive slot of the timing
+    pool (median over the repeats; graders/timing_step.py). Only cases graded by speed have it, and only trials whose
+    correctness held (an incorrect fast function has no speed worth comparing)."""
+
+    unit = "x"
+    higher_is_better = True
+
+    def __call__(self, trial: TrialFacts) -> MetricResult:
+        if trial.case.timing is None:
+            return MetricResult(value=None, message="not a case graded by speed")
+        timing = trial.grade.timing if trial.grade else None
+        if timing is None or timing.speedup is None:
+            return MetricResult(value=None, message="not timed" if timing is None else timing.detail)
+        return MetricResult(value=timing.speedup, message=timing.detail)

@@ -59,6 +59,44 @@ class HiddenTests(BaseModel):
     timeout_s: float = Field(120, gt=0, description="Seconds the generator may run on the host.")
 
 
+class CaseTiming(BaseModel):
+    """A case graded by speed (``[timing]`` in case.toml): after every other test has passed, the workspace's
+    function and the case's slow baseline are timed against each other, in one exclusive slot of the timing
+    pool (gpu/), on seeded inputs of the night; the named FAIL_TO_PASS test passes at ``min_speedup``."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field("speedup", pattern=r"^[A-Za-z0-9_.-]+$", description="The FAIL_TO_PASS test the timing "
+                      "step decides (listed in tests.fail_to_pass, with no test file).")
+    module: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", description="The workspace module timed "
+                        "(/workspace/<module>.py).")
+    function: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", description="The function of that module timed.")
+    baseline: str = Field("timing/baseline.py", description="The slow original, relative to the case folder: "
+                          "timed against the candidate in the same slot, so the speedup does not depend on the host.")
+    workload: str = Field("timing/workload.py", description="Defines make_args(seed) -> tuple: the timed input.")
+    repeats: int = Field(5, ge=3, le=50, description="Timings of each side; their spread is the timing noise.")
+    min_speedup: float = Field(5.0, gt=1, description="Baseline time / candidate time (medians) needed to pass.")
+    timeout_s: float = Field(120, gt=0, description="Seconds the whole timing step may run (every repeat).")
+
+
+class TimingResult(BaseModel):
+    """What one timing step measured, and on which slot (a card id, or cpu<N> for a reserved core)."""
+
+    test: str = Field("speedup", description="The FAIL_TO_PASS test this step decided (CaseTiming.name).")
+    slot: str = Field(description="The slot of the timing pool that held the step.")
+    pinned: str = Field("", description="Cores a CPU slot's command was confined to; 'not pinned: why' if none.")
+    waited_s: float = Field(0.0, description="Seconds waiting for a free slot.")
+    started: float = Field(0.0, description="Wall-clock start of the timed command (epoch seconds, inside the hold).")
+    ended: float = Field(0.0, description="Wall-clock end of the timed command, before the slot was given back.")
+    affinity: list[int] = Field([], description="The CPU cores the timed processes could run on, as they saw it.")
+    cuda_visible: str | None = Field(None, description="CUDA_VISIBLE_DEVICES as the timed processes saw it.")
+    baseline_s: list[float] = Field([], description="Seconds of each baseline call, one per repeat.")
+    candidate_s: list[float] = Field([], description="Seconds of each candidate call, one per repeat.")
+    speedup: float | None = Field(None, description="median(baseline_s) / median(candidate_s); None: not measured.")
+    noise: float | None = Field(None, description="Timing noise: relative spread (stdev / mean) of the per-repeat "
+                                "speedups.")
+    detail: str = ""
+
+
 class Checkpoint(BaseModel):
     """One step of a long task; the progress score is the weighted share of checkpoints reached."""
 
@@ -131,6 +169,7 @@ class Case(BaseModel):
                                                       "reported, never scored.")
     metrics: list[MetricSpec] = Field([], description="The suite's metrics (suite.toml 'metrics'), beyond "
                                       "resolved and progress.")
+    timing: CaseTiming | None = Field(None, description="How the case is graded by speed ([timing]), if it is.")
 
     @property
     def workspace_dir(self) -> Path:
@@ -188,6 +227,7 @@ class GradeResult(BaseModel):
                                                "seed must reproduce it.")
     scores: dict[str, float | None] = Field({}, description="Metric name -> value (None: no value for this trial).")
     messages: dict[str, str] = Field({}, description="Metric name -> what the metric said about its value.")
+    timing: TimingResult | None = Field(None, description="The timing step of a case graded by speed.")
 
     def _count(self, kind: str) -> tuple[int, int]:
         chosen = [t for t in self.tests if t.kind == kind and not t.excluded]
@@ -208,10 +248,15 @@ class GradeResult(BaseModel):
     @property
     def progress(self) -> float:
         """Weighted share of checkpoints reached; without checkpoints, the share of FAIL_TO_PASS and
-        hidden tests passed (rewards count as partial passes), scaled down by PASS_TO_PASS regressions."""
+        hidden tests passed (rewards count as partial passes), scaled down by PASS_TO_PASS regressions. A case
+        graded by speed that was timed (correct): its timing test's reward, the speedup on a log scale."""
         if self.all_passed:
             return 1.0
         counted = [t for t in self.tests if not t.excluded]
+        if self.timing is not None:  # timed, so every other test passed: how far toward the speedup it needs
+            timed = next((t for t in counted if t.name == self.timing.test and t.kind == "fail_to_pass"), None)
+            if timed is not None:
+                return round(timed.reward or 0.0, 6)
         marks = [t for t in counted if t.kind == "checkpoint"]
         if marks:
             return round(sum(t.weight for t in marks if t.passed) / sum(t.weight for t in marks), 6)
@@ -235,13 +280,21 @@ class GradeResult(BaseModel):
         scored = [t for t in self.tests if t.kind != "checkpoint" and not t.excluded]
         return bool(scored) and all(t.passed for t in scored)
 
-    def row_fields(self) -> dict[str, int | float]:
+    def row_fields(self) -> dict[str, int | float | str | None]:
         """The test counts and progress a result row carries (TrialResult's fields of the same names)."""
         (f2p, f2p_n), (p2p, p2p_n), (hid, hid_n), (cp, cp_n) = self.f2p, self.p2p, self.hidden, self.checkpoints
         return {"f2p_passed": f2p, "f2p_total": f2p_n, "p2p_passed": p2p, "p2p_total": p2p_n, "hidden_passed": hid,
                 "hidden_total": hid_n, "checkpoints_passed": cp, "checkpoints_total": cp_n,
                 "excluded_tests": len(self.excluded), "progress": self.progress, "hidden_seed": self.hidden_seed,
-                "hidden_digest": self.hidden_digest}
+                "hidden_digest": self.hidden_digest, **self._timing_fields()}
+
+    def _timing_fields(self) -> dict[str, str | float | None]:
+        timing = self.timing
+        if timing is None:
+            return {}
+        return {"timing_slot": timing.slot, "timing_start": timing.started, "timing_end": timing.ended,
+                "timing_s": round(max(0.0, timing.ended - timing.started), 3),
+                "timing_wait_s": round(timing.waited_s, 3), "timing_noise": timing.noise}
 
     @staticmethod
     def ungraded_fields(case: Case) -> dict[str, int | float]:
@@ -311,6 +364,13 @@ class TrialResult(BaseModel):
     duration_s: float = 0.0
     started_at: str = ""
     finished_at: str = ""
+    timing_slot: str = Field("", description="The timing-pool slot (card id, or cpu<N>) this trial's timing step "
+                             "held; empty: no timing step ran.")
+    timing_start: float | None = Field(None, description="Wall-clock start of the timing step (epoch seconds).")
+    timing_end: float | None = Field(None, description="Wall-clock end of the timing step (epoch seconds).")
+    timing_s: float = Field(0.0, description="Seconds the timing step held its slot (the planner's GPU work).")
+    timing_wait_s: float = Field(0.0, description="Seconds the timing step waited for a free slot.")
+    timing_noise: float | None = Field(None, description="Relative spread of the repeated speedups (stdev / mean).")
     scores: dict[str, float | None] = Field({}, description="Named metrics; the Parquet file carries each as a "
                                             "'score.<name>' column (null where a trial has no value).")
     score_messages: dict[str, str] = Field({}, description="What each metric said; kept in the per-trial "

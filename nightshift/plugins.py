@@ -18,6 +18,7 @@ METRICS = Registry("metrics", {
     "progress": "nightshift.graders.builtin_metrics:Progress",
     "time_to_pass": "nightshift.graders.builtin_metrics:TimeToPass",
     "files_outside_allowed": "nightshift.graders.builtin_metrics:FilesOutsideAllowed",
+    "speedup": "nightshift.graders.builtin_metrics:Speedup",
 })
 IMPORTERS = Registry("importers", {
     "humaneval": "nightshift.suites.importers:HUMANEVAL",

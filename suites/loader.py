@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from nightshift.models import Case, CaseLimits, Checkpoint, HiddenTests, MetricSpec
+from nightshift.models import Case, CaseLimits, CaseTiming, Checkpoint, HiddenTests, MetricSpec
 
 VALIDATION_FILE = "validation.json"
 # where the sandbox itself mounts things: a case's workdir alias may not sit on them
@@ -64,6 +64,13 @@ def _load_case(folder: Path, suite_name: str) -> Case:
     except ValidationError as exc:
         raise _field_error(meta_path, exc, "checkpoints") from None
     try:
+        timing = CaseTiming(**meta["timing"]) if "timing" in meta else None
+    except (ValidationError, TypeError) as exc:
+        if isinstance(exc, TypeError):
+            raise SuiteError(f"{meta_path}: field 'timing': expected a table ([timing]), got "
+                             f"{meta['timing']!r}") from None
+        raise _field_error(meta_path, exc, "timing") from None
+    try:
         case = Case(
             id=folder.name, suite=suite_name, domain=meta.get("domain", ""), split=meta.get("split", "public"),
             instruction=instruction_path.read_text(), root=folder.resolve(),
@@ -71,7 +78,7 @@ def _load_case(folder: Path, suite_name: str) -> Case:
             limits=CaseLimits(**meta.get("limits", {})), content_hash=tree_hash(folder),
             image=meta.get("image"), hidden=hidden, checkpoints=checkpoints, invalid=meta.get("invalid"),
             workdir=meta.get("sandbox", {}).get("workdir"), sidecars=meta.get("sidecars", []),
-            test_runner=tests.get("runner"), test_log_format=tests.get("log_format", "nightshift"),
+            test_runner=tests.get("runner"), test_log_format=tests.get("log_format", "nightshift"), timing=timing,
         )
     except ValidationError as exc:
         raise _field_error(meta_path, exc) from None
@@ -93,6 +100,8 @@ def _check_references(case: Case, meta_path: Path) -> None:
             raise SuiteError(f"{meta_path}: field 'tests.runner': tests/{case.test_runner} does not exist")
     else:
         for name in case.fail_to_pass + case.pass_to_pass:
+            if case.timing is not None and name == case.timing.name:
+                continue  # decided by the timing step, not by a file
             if not test_file(case, name):
                 raise SuiteError(f"{meta_path}: test {name!r} has no file tests/test_{name}.py or .sh; add it or "
                                  f"remove it from the list")
@@ -105,6 +114,8 @@ def _check_references(case: Case, meta_path: Path) -> None:
         if not mark.tests and not checkpoint_file(case, mark.name):
             raise SuiteError(f"{meta_path}: checkpoint {mark.name!r} has neither 'tests' nor a file "
                              f"checkpoints/check_{mark.name}.py or .sh; add one")
+    if case.timing is not None:
+        _check_timing(case, meta_path)
     if case.hidden and not (case.root / case.hidden.generator).is_file():
         raise SuiteError(f"{meta_path}: field 'hidden.generator': {case.hidden.generator} does not exist in "
                          f"the case folder")
@@ -114,6 +125,23 @@ def _check_references(case: Case, meta_path: Path) -> None:
                          f"{', '.join('/' + t for t in sorted(_RESERVED_TOP))}; fix the path")
     if not case.solution_script.is_file():
         raise SuiteError(f"{case.solution_script}: missing; every case needs an oracle solution")
+
+
+def _check_timing(case: Case, meta_path: Path) -> None:
+    """A timing step needs its FAIL_TO_PASS name, its baseline and workload files, and no test runner."""
+    timing = case.timing
+    assert timing is not None
+    if timing.name not in case.fail_to_pass:
+        raise SuiteError(f"{meta_path}: field 'timing.name' = {timing.name!r} is not in tests.fail_to_pass; add it "
+                         f"there (the timing step decides that test)")
+    if case.test_runner:
+        raise SuiteError(f"{meta_path}: field 'timing': a case with a tests.runner cannot also have a timing step; "
+                         f"remove one of them")
+    for field in ("baseline", "workload"):
+        rel = getattr(timing, field)
+        path = case.root / rel
+        if ".." in Path(rel).parts or not path.is_file() or path.parent != case.root / "timing":
+            raise SuiteError(f"{meta_path}: field 'timing.{field}': {rel} must be a file in the case's timing/ folder")
 
 
 def _script(folder: Path, stem: str) -> Path | None:

@@ -69,7 +69,8 @@ metrics:
     fast = next(p for p in pins if p["name"] == "fast_pass")
     assert fast["source"] == "entry point (nightshift-fastpass)" and fast["version"] == "nightshift-fastpass 0.3.1"
     assert fast["settings"] == {"limit_s": 30.0}
-    assert [p["name"] for p in pins] == ["resolved", "progress", "fast_pass", "stray_files", "time_to_pass"]
+    assert [p["name"] for p in pins] == ["resolved", "progress", "speedup", "fast_pass", "stray_files",
+                                          "time_to_pass"]
 
     parquet = run_dir / "results.parquet"
     schema = pq.read_schema(parquet)

@@ -29,7 +29,8 @@ def write(tmp_path: Path, metrics: str) -> Path:
 
 
 @pytest.mark.parametrize(("metrics", "field", "fix"), [
-    ("[no_such_metric]", "metrics.0.use", "installed: files_outside_allowed, progress, resolved, time_to_pass"),
+    ("[no_such_metric]", "metrics.0.use",
+     "installed: files_outside_allowed, progress, resolved, speedup, time_to_pass"),
     ("[time_to_pass, {use: files_outside_allowed}]", "metrics.1.settings.allowed", "required: add it"),
     ("[{use: files_outside_allowed, settings: {allowed: [src/*], ignroe: []}}]", "metrics.0.settings.ignroe",
      "Extra inputs are not permitted"),
@@ -149,8 +150,9 @@ def test_metrics_are_pinned_and_a_changed_setting_is_a_new_trial_id(tmp_path: Pa
         return [t.trial_id for t in expand_trials(manifest, cases, exp.variants)], manifest.metrics
 
     first, pinned = ids(exp.metrics)
-    assert [m["name"] for m in pinned["builtin"]] == ["resolved", "progress", "files_outside_allowed"]
-    assert pinned["builtin"][2]["source"] == "builtin" and pinned["builtin"][2]["version"].startswith("0.1.0+sha256:")
+    # the built-in suite's own metric (speedup, for its perf cases) comes before the experiment's
+    assert [m["name"] for m in pinned["builtin"]] == ["resolved", "progress", "speedup", "files_outside_allowed"]
+    assert pinned["builtin"][3]["source"] == "builtin" and pinned["builtin"][3]["version"].startswith("0.1.0+sha256:")
     assert ids(exp.metrics)[0] == first
     changed = [MetricSpec(use="files_outside_allowed", settings={"allowed": ["src/*"]})]
     assert set(ids(changed)[0]).isdisjoint(first)

@@ -22,7 +22,7 @@ def test_plugins_lists_every_kind_with_source_and_version(capsys) -> None:
     kinds = {kind: {name for k, name, _, _ in rows if k == kind} for kind in ("harnesses", "metrics", "importers",
                                                                               "sandboxes")}
     assert kinds == {"harnesses": {"reference"},
-                     "metrics": {"resolved", "progress", "time_to_pass", "files_outside_allowed"},
+                     "metrics": {"resolved", "progress", "time_to_pass", "files_outside_allowed", "speedup"},
                      "importers": {"humaneval", "harbor", "swebench"}, "sandboxes": {"bubblewrap", "docker"}}
     assert all(source == "builtin" and version.startswith("0.1.0+sha256:") for _, _, source, version in rows
                if source == "builtin")

@@ -1,0 +1,10 @@
+"""Helpers for the catalogue importer."""
+
+
+def unique_in_order(items):
+    """Return the items of ``items`` without repeats, each at its first position."""
+    kept = []
+    for item in items:
+        if item not in kept:
+            kept.append(item)
+    return kept
