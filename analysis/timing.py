@@ -1,9 +1,9 @@
 """The timing steps of a night (cases graded by speed): speedups, timing noise, and how the slots were used.
 
 Read from the rows' ``timing_*`` columns (tasks/run_trial.py: one timing step per timed trial, its slot and
-its wall-clock interval) and ``score.speedup``. ``slot_overlaps`` counts pairs of timing steps that were on
-one slot at the same time — the timing pool's promise is that there are none, across every process and
-shard that wrote the rows.
+its wall-clock interval, and its host) and ``score.speedup``. ``overlaps`` counts pairs of timing steps that
+were on one slot of one host at the same time — the timing pool's promise is that there are none, across
+every process and shard that wrote the rows.
 """
 
 from __future__ import annotations
@@ -61,7 +61,10 @@ def timing_summary(files: Sequence[Path | str]) -> TimingSummary | None:
     if not columns >= NEEDED:
         return None
     speedup = '"score.speedup"' if "score.speedup" in columns else "NULL::DOUBLE"
-    timed = con.execute(f"""SELECT case_id, variant, timing_slot, timing_start, timing_end, timing_wait_s,
+    # a slot is exclusive on its own host: cpu1 of two shard hosts are two slots
+    slot = ("CASE WHEN coalesce(timing_host, '') = '' THEN timing_slot ELSE timing_slot || '@' || timing_host END"
+            if "timing_host" in columns else "timing_slot")
+    timed = con.execute(f"""SELECT case_id, variant, {slot}, timing_start, timing_end, timing_wait_s,
         timing_noise, {speedup} FROM {scan} WHERE timing_slot <> '' AND timing_start IS NOT NULL
         ORDER BY case_id, variant""").fetchall()
     if not timed:

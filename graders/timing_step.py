@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import socket
 import statistics
 from pathlib import Path
 
@@ -53,8 +54,8 @@ def run_timing(case: Case, sandbox: Sandbox, pool: GpuPool, seed: int) -> tuple[
     run = run_timing_step(pool, getattr(sandbox, "id", "sandbox"), sandbox, bench_command(timing, seed),
                           timing.timeout_s)
     found = _report(run.result.stdout)
-    result = TimingResult(test=timing.name, slot=run.card, pinned=run.pinned, waited_s=round(run.waited_s, 4),
-                          started=run.started, ended=run.ended,
+    result = TimingResult(test=timing.name, slot=run.card, host=socket.gethostname(), pinned=run.pinned,
+                          waited_s=round(run.waited_s, 4), started=run.started, ended=run.ended,
                           baseline_s=[round(s, 6) for s in found.get("baseline_s", [])],
                           candidate_s=[round(s, 6) for s in found.get("candidate_s", [])],
                           affinity=found.get("cpus", []), cuda_visible=found.get("visible"))

@@ -83,6 +83,8 @@ class TimingResult(BaseModel):
 
     test: str = Field("speedup", description="The FAIL_TO_PASS test this step decided (CaseTiming.name).")
     slot: str = Field(description="The slot of the timing pool that held the step.")
+    host: str = Field("", description="The host whose timing pool the slot belongs to (a slot id such as cpu1 "
+                      "names a core of one host only).")
     pinned: str = Field("", description="Cores a CPU slot's command was confined to; 'not pinned: why' if none.")
     waited_s: float = Field(0.0, description="Seconds waiting for a free slot.")
     started: float = Field(0.0, description="Wall-clock start of the timed command (epoch seconds, inside the hold).")
@@ -292,7 +294,8 @@ class GradeResult(BaseModel):
         timing = self.timing
         if timing is None:
             return {}
-        return {"timing_slot": timing.slot, "timing_start": timing.started, "timing_end": timing.ended,
+        return {"timing_slot": timing.slot, "timing_host": timing.host, "timing_start": timing.started,
+                "timing_end": timing.ended,
                 "timing_s": round(max(0.0, timing.ended - timing.started), 3),
                 "timing_wait_s": round(timing.waited_s, 3), "timing_noise": timing.noise}
 
@@ -366,6 +369,7 @@ class TrialResult(BaseModel):
     finished_at: str = ""
     timing_slot: str = Field("", description="The timing-pool slot (card id, or cpu<N>) this trial's timing step "
                              "held; empty: no timing step ran.")
+    timing_host: str = Field("", description="The host of that slot: slots are exclusive per host.")
     timing_start: float | None = Field(None, description="Wall-clock start of the timing step (epoch seconds).")
     timing_end: float | None = Field(None, description="Wall-clock end of the timing step (epoch seconds).")
     timing_s: float = Field(0.0, description="Seconds the timing step held its slot (the planner's GPU work).")
