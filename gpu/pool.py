@@ -99,8 +99,9 @@ class GpuPool:
     def card(self, holder: str) -> Iterator[GpuCard]:
         """Hold one card for the block (waiting for one if all are held); released even if the block raises."""
         if not self.cards:
-            raise RuntimeError("this step needs a GPU card and none is configured; set gpu.cards in the "
-                               "experiment file (a count, a list of ids, or 'auto')")
+            raise RuntimeError("this step needs a timing slot and the pool has none; set gpu.cards in the "
+                               "experiment file (a count, a list of ids, or 'auto'), or gpu.timing_cores (core "
+                               "numbers, or 'auto') on a host without cards")
         requested = self.clock()
         card, granted = self._acquire()
         crashed = True
