@@ -16,7 +16,7 @@ from nightshift.experiment.trials import expand_trials
 from nightshift.flows.endpoint import model_endpoint
 from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.night_rows import assemble_rows, prepare_rows
-from nightshift.flows.publishing import EXIT_DEADLINE_S, Publisher, arm_exit_deadline
+from nightshift.flows.publishing import EXIT_DEADLINE_S, Publisher, api_answers, arm_exit_deadline
 from nightshift.flows.shards import run_shards
 from nightshift.flows.stale_runs import hold_run
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
@@ -113,7 +113,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
                    description=f"every trial of the run; start the viewer with `{summary['view_command']}`")
     summary["model_calls_this_invocation"] = served - pinned if endpoint.simulated else "n/a (real endpoint)"
     logger.info("model calls by trials this invocation: %s", summary["model_calls_this_invocation"])
-    if publisher.unreachable and arm_exit_deadline():
+    if (publisher.unreachable or not api_answers()) and arm_exit_deadline():
         logger.warning("the Prefect API went away during the night; files are written, and this process exits "
                        "within %.0f s even if Prefect cannot deliver its queued events", EXIT_DEADLINE_S)
     return summary

@@ -45,6 +45,7 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
     """
     logger = get_run_logger()
     publisher = publisher or Publisher()
+    ctx.publisher = ctx.publisher or publisher  # the trials' own UI calls (task-run names) share its breaker
     finished = finished or {}
     todo = [(i, s) for i, s in enumerate(specs) if s.trial_id not in finished]
     total, before = len(specs), len(specs) - len(todo)

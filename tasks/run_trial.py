@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from prefect import get_run_logger, task
 from prefect.states import Completed, Failed, State
@@ -48,6 +49,9 @@ class TrialContext:
     halt: threading.Event = field(default_factory=threading.Event)
     """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
     metrics: dict[str, MetricSet] = field(default_factory=dict)  # suite name -> its metrics (manifest-pinned)
+    publisher: Any = None
+    """The night's flows.publishing.Publisher (set by run_all): UI-only calls go through it, with its deadline
+    and circuit breaker, so a dead Prefect server never holds a trial up for the client's retries."""
 
     def metrics_for(self, case: Case) -> MetricSet:
         if case.suite not in self.metrics:
@@ -164,7 +168,7 @@ def run_trial(spec: TrialSpec, ctx: TrialContext) -> State:
         ctx.halt.set()  # every trial after this one would fail the same way: stop the night instead
         raise DiskFull(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {exc}") from exc
     get_run_logger().info(outcome_line(result))
-    name_task_run(spec, result.status)
+    name_task_run(spec, result.status, ctx.publisher)
     if result.status == TrialStatus.infra_error:
         error = InfraError(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {result.reason}")
         return Failed(name="infra_error", message=str(error), data=error)

@@ -31,16 +31,27 @@ def outcome_line(row: TrialResult) -> str:
     return line
 
 
-def name_task_run(spec: TrialSpec, status: TrialStatus) -> None:
-    """Append the status to this task run's name (searchable in the UI); silent without a Prefect run."""
-    try:
-        from prefect.client.orchestration import get_client
-        from prefect.context import TaskRunContext
+def name_task_run(spec: TrialSpec, status: TrialStatus, publisher=None) -> None:
+    """Append the status to this task run's name (searchable in the UI); silent without a Prefect run.
+    With the night's ``publisher`` the call has its deadline (a server gone away cost every trial the
+    client's five retries, about a minute, before)."""
+    from prefect.context import TaskRunContext
 
-        ctx = TaskRunContext.get()
-        if ctx is None or ctx.task_run is None:
-            return
+    ctx = TaskRunContext.get()
+    if ctx is None or ctx.task_run is None:
+        return
+    name = f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {status}"
+
+    def rename() -> None:
+        from prefect.client.orchestration import get_client
+
         with get_client(sync_client=True) as client:
-            client.set_task_run_name(ctx.task_run.id, f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {status}")
+            client.set_task_run_name(ctx.task_run.id, name)
+
+    if publisher is not None:
+        publisher.call("task run name", rename)
+        return
+    try:
+        rename()
     except Exception as exc:  # noqa: BLE001 - a name is a convenience; the row is already written
         _log.debug("could not rename the task run: %s", exc)
