@@ -15,7 +15,8 @@ from nightshift.sandbox.bubblewrap import BubblewrapBackend
 from nightshift.suites import load_cases
 from nightshift.suites.humaneval import import_humaneval
 
-IDS = ["HumanEval/0", "HumanEval/1", "HumanEval/20", "HumanEval/129"]
+IDS = ["HumanEval/0", "HumanEval/1", "HumanEval/15", "HumanEval/20", "HumanEval/39", "HumanEval/81", "HumanEval/124",
+       "HumanEval/129", "HumanEval/157"]
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +98,37 @@ def test_a_correct_alternative_solution_passes_and_an_unfair_test_is_reported(ca
     flawed = load_cases(unfair)[0]
     check = check_case(flawed, BubblewrapBackend(), CaseGrader(), repeats=1)
     assert any(p.startswith("alternative alt_1.sh fails hidden test stress[") for p in check.problems)
+
+
+def test_the_canonical_solutions_constants_are_tried_where_comparisons_part(cases, tmp_path: Path) -> None:
+    import ast
+
+    # numerical_letter_grade compares with 3.7, 3.3, ..., 0.7: `gpa > 3.7` and `gpa >= 3.7` part only on 3.7
+    lists = [ast.literal_eval(text)[0] for text in _inputs(generate(cases["humaneval-081"], 3, tmp_path / "g"))]
+    grades = {v for grades in lists for v in grades}
+    assert {4.0, 3.7, 3.3, 3.0, 2.7, 2.3, 2.0, 1.7, 1.3, 1.0, 0.7, 0.0} <= grades
+    # valid_date: strings keep the tests' mm-dd-yyyy format while month and day take the solution's constants
+    dates = [ast.literal_eval(t)[0] for t in _inputs(generate(cases["humaneval-124"], 3, tmp_path / "d"))]
+    shaped = [d.split("-") for d in dates if d.count("-") == 2 and all(p.isdigit() for p in d.split("-"))]
+    months = {int(m) for m, _, _ in shaped}
+    assert {0, 12} <= months and len(months & set(range(14))) >= 10 and len(shaped) >= 40
+    assert any(int(m) in (4, 6, 9, 11) and int(day) == 31 for m, day, _ in shaped)  # a 30-day month's day 31
+
+
+def test_small_domains_still_get_their_inputs(cases, tmp_path: Path) -> None:
+    import ast
+
+    # prime_fib(n): the canonical computes n = 1..11 within its counted budget (the 12th prime Fibonacci number
+    # needs about 10**8 lines); 11 is new, 1..10 are the public tests' own, kept since the domain is that small
+    fib = sorted(ast.literal_eval(t)[0] for t in _inputs(generate(cases["humaneval-039"], 1, tmp_path / "p")))
+    assert fib == list(range(1, 12))
+    # string_sequence(n), tested with n = 0, 3, 10: a lone small int may take 50 values at least
+    assert len(_inputs(generate(cases["humaneval-015"], 1, tmp_path / "s"))) >= 40
+
+
+def test_an_override_drops_an_order_between_arguments_the_tests_only_happened_to_keep(cases, tmp_path: Path) -> None:
+    import ast
+
+    # right_angle_triangle: the tests never put the hypotenuse second; the problem does not say they cannot
+    triangles = [ast.literal_eval(t) for t in _inputs(generate(cases["humaneval-157"], 1, tmp_path / "t"))]
+    assert any(b > c for _, b, c in triangles)

@@ -15,9 +15,16 @@ import copy
 import random
 import string
 
+if __package__:  # nightshift.suites.humaneval.contract, as the importer derives contract.json
+    from .hints import tokens
+else:  # a file in a case's hidden/ folder, beside hints.py
+    from hints import tokens
+
 CLASS_MIN = {"lower": 6, "upper": 6, "digit": 4}
 CLASSES = {"lower": string.ascii_lowercase, "upper": string.ascii_uppercase, "digit": string.digits}
 SMALL_HI = 100
+SMALL_SPAN = 50  # a problem's lone int argument (fib(n), tested up to 12) may take this many values at least
+MAX_WORDS = 64
 MIN_SEEN = 4  # a trait (sorted, unique, fixed length, a relation) holds only if seen at least this often
 
 
@@ -36,6 +43,9 @@ def _merge(node, value):
     elif kind == "str":
         slot["lens"] = sorted(set(slot.get("lens", [])) | {len(value)})
         slot["chars"] = "".join(sorted(set(slot.get("chars", "")) | set(value)))
+        # the words the tests use, so a mutation can swap in a real one ('seven' for 'six'), not a letter salad
+        words = set(slot.get("words", [])) | {t for t in tokens(value) if t.isalpha()}
+        slot["words"] = sorted(words, key=lambda w: (len(w), w))[:MAX_WORDS]
     elif kind in ("list", "tuple"):
         _merge_sequence(slot, value)
     elif kind == "dict":
@@ -87,7 +97,7 @@ def derive(inputs):
         for index, value in enumerate(call):
             _merge(args[index], value)
     for node in args:
-        _widen(node, top=True)
+        _widen(node, top=True, lone=width == 1)
     equal, ordered = [], []
     if len(inputs) >= MIN_SEEN:
         for i in range(width):
@@ -104,15 +114,18 @@ def derive(inputs):
     return {"nargs": nargs, "args": args, "equal_len": equal, "le": ordered}
 
 
-def _widen(node, top=False):
-    """Numbers may go half their tested spread beyond it, never across zero unless the tests did."""
+def _widen(node, top=False, lone=False):
+    """Numbers may go half their tested spread beyond it, never across zero unless the tests did; a problem's
+    lone small int argument (fib(n)) to twice the largest tested value, and to at least SMALL_SPAN values."""
     for kind, slot in node.items():
         if kind in ("int", "float"):
             lo, hi = slot["lo"], slot["hi"]
             slot["seen"] = [lo, hi]
             wide = max(2, (hi - lo) // 2) if kind == "int" else max(1.0, (hi - lo) / 2)
             if top and kind == "int" and 0 < hi <= SMALL_HI:
-                wide = max(wide, hi)  # a lone small int (fib(n), n up to 12) may go to twice the tests' largest
+                wide = max(wide, hi)  # a top-level small int (n up to 12) may go to twice the tests' largest
+                if lone:
+                    wide = max(wide, lo + SMALL_SPAN - hi)
             slot["lo"], slot["hi"] = lo - wide, hi + wide
             if lo >= 0:
                 slot["lo"] = max(slot["lo"], 0 if lo == 0 or kind == "float" else 1)

@@ -2,16 +2,19 @@
 
 Run on the grading host as ``python3 -I -S generate.py --seed N --out DIR`` (stdlib only). It
 records the inputs the problem's own check() feeds the canonical solution, then tries new inputs —
-a boundary sweep first, then mutations (mutate.py) — and keeps those that are in the input
-contract (contract.json, derived by the importer, and hidden/accepts.py when the case has one),
-survive repr/literal_eval, and on which the canonical solution returns the same value twice within
-a counted budget of executed lines (per input, and for the whole generation). Nothing depends on
-time or load: the same (case, seed) gives byte-identical output on any host. Writes
-DIR/files/{runner.py,inputs.json} and DIR/hidden.json.
+a boundary sweep (edge values), a constant sweep (the canonical solution's own constants and their
+neighbours, hints.py, as values, items, lengths and numbers inside strings), then mutations
+(mutate.py) — and keeps those that are in the input contract (contract.json, derived by the
+importer, and hidden/accepts.py when the case has one), survive repr/literal_eval, and on which the
+canonical solution returns the same value twice within a counted budget of executed lines (per
+input, scaled to what the canonical spends on the recorded inputs, and for the whole generation).
+Nothing depends on time or load: the same (case, seed) gives byte-identical output on any host.
+Writes DIR/files/{runner.py,inputs.json} and DIR/hidden.json.
 """
 
 import argparse
 import ast
+import contextlib
 import copy
 import json
 import os
@@ -23,13 +26,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)  # -I leaves the script's folder off sys.path
 
 from contract import accepts, derive, recorded_inputs  # noqa: E402
-from mutate import fresh, mutate_args  # noqa: E402
+from hints import literals  # noqa: E402
+from mutate import mutate_args  # noqa: E402
+from sweeps import constant_sweep, sweep  # noqa: E402
 
-TARGET = 80
+TARGET = 130
+MIN_NEW = 40  # with fewer new inputs than this (a small domain), the recorded inputs join them
 MAX_ATTEMPTS = 8000
-SWEEP_SHARE = 15  # at most this many kept inputs come from the boundary sweep; the rest are seeded mutations
-LINE_BUDGET = 100_000  # executed lines the canonical may spend on one input (counted, so load cannot change it)
-TOTAL_BUDGET = 4_000_000  # executed lines for the whole generation: a slow canonical stops it early, deterministically
+SWEEP_SHARE = 20  # at most this many kept inputs come from the boundary sweep ...
+CONSTANT_SHARE = 60  # ... and this many from the constant sweep; the rest are seeded mutations
+LINE_BUDGET = 100_000  # executed lines the canonical may spend on one input (counted, so load cannot change it) ...
+MAX_LINE_BUDGET = 500_000  # ... or COST_FACTOR times its costliest recorded input, up to this
+COST_FACTOR = 4
+TOTAL_BUDGET = 10_000_000  # executed lines for the whole generation: a slow canonical stops it early, deterministically
 RUNNER_PER_INPUT_S = 2.0
 MAX_REPR = 2000
 
@@ -41,7 +50,7 @@ class OverBudget(BaseException):
 SPENT = [0]  # lines executed by the canonical so far in this generation
 
 
-def counted_call(function, args, budget=LINE_BUDGET):
+def counted_call(function, args, budget):
     """Call with a deterministic cost limit: every executed line and call counts against ``budget``."""
     used = [0]
 
@@ -71,14 +80,15 @@ def roundtrips(value):
 
 
 def load_predicate():
-    """The case's own contract predicate (hidden/accepts.py) and whether the derived contract still applies."""
+    """The case's own contract predicate (hidden/accepts.py), whether the derived contract still applies,
+    and whether its relations between arguments do."""
     path = os.path.join(HERE, "accepts.py")
     if not os.path.isfile(path):
-        return None, True
+        return None, True, True
     namespace = {}
     with open(path, encoding="utf-8") as handle:
         exec(compile(handle.read(), path, "exec"), namespace)
-    return namespace["accepts"], namespace.get("DERIVED", True)
+    return namespace["accepts"], namespace.get("DERIVED", True), namespace.get("RELATIONS", True)
 
 
 def in_contract(args, contract, predicate, derived):
@@ -92,68 +102,91 @@ def in_contract(args, contract, predicate, derived):
         return False
 
 
-def sweep(base, contract, rng):
-    """Boundary candidates: each argument of each recorded input replaced by its domain's edge values."""
-    out = []
+def line_budget(function, base):
+    """The per-input budget (COST_FACTOR times the canonical's costliest recorded input, within bounds) and
+    the cost of each recorded input. Counted, so the same on any host; the lines spent measuring it do
+    not count against the total."""
+    costs = []
     for args in base:
-        for index, node in enumerate(contract["args"][: len(args)]):
-            for value in _edges(node):
-                new = list(copy.deepcopy(args))
-                new[index] = value
-                out.append(tuple(new))
-    rng.shuffle(out)
-    return out
+        before = SPENT[0]
+        with contextlib.suppress(Exception, OverBudget, RecursionError):
+            counted_call(function, args, MAX_LINE_BUDGET)
+        costs.append(SPENT[0] - before)
+    SPENT[0] = 0
+    return min(MAX_LINE_BUDGET, max(LINE_BUDGET, COST_FACTOR * max(costs, default=0))), costs
 
 
-def _edges(node):
-    edges = []
-    for kind, slot in sorted(node.items()):
-        if kind == "int":
-            picks = (0, 1, -1, slot["lo"], slot["hi"], *slot.get("seen", []))
-            edges += sorted({v for v in picks if slot["lo"] <= v <= slot["hi"]})
-        elif kind == "float":
-            picks = (0.0, 1.0, -1.0, slot["lo"], slot["hi"], *slot.get("seen", []))
-            edges += sorted({v for v in picks if slot["lo"] <= v <= slot["hi"]})
-        elif kind == "str":
-            edges += ["", " "]
-        elif kind in ("list", "tuple"):
-            item = fresh(slot.get("item", {}), random.Random(0))
-            empty, one, two = [], [item], [item, copy.deepcopy(item)]
-            edges += [v if kind == "list" else tuple(v) for v in (empty, one, two)]
-    return edges
+def _cost_grows_with_n(base, costs):
+    """A lone int argument whose recorded inputs cost more the larger they are (fib(n), fizz_buzz(n))."""
+    if not base or not all(len(a) == 1 and type(a[0]) is int and a[0] >= 0 for a in base):
+        return False
+    ordered = [cost for _, cost in sorted(zip((a[0] for a in base), costs, strict=True))]
+    return all(a <= b for a, b in zip(ordered, ordered[1:], strict=False))
 
 
-def stress_inputs(function, base, contract, predicate, derived, rng):
-    """New inputs (not among the recorded ones) with the canonical solution's output for each."""
+def stress_inputs(function, base, contract, predicate, derived, hints, rng):
+    """New inputs (not among the recorded ones) with the canonical solution's output for each; when the
+    contract holds fewer than MIN_NEW new ones, the recorded inputs too (they are the problem's own)."""
+    budget, costs = line_budget(function, base)
     seen = {repr(args) for args in base}
-    pool, chosen, from_sweep = list(base), [], 0
-    boundary = sweep(base, contract, rng)
+    pool, chosen, taken = list(base), [], {"edge": 0, "constant": 0}
+    phases = [("edge", sweep(base, contract, rng), SWEEP_SHARE),
+              ("constant", constant_sweep(base, contract, hints, rng), CONSTANT_SHARE)]
+    # a lone int argument whose cost grows with it: once n ran over budget, larger n are not tried, so a slow
+    # canonical's budget goes on inputs it can afford (a rule on the inputs and counted lines, not on time)
+    lone_int, ceiling = _cost_grows_with_n(base, costs), None
     for _ in range(MAX_ATTEMPTS):
         if len(chosen) >= TARGET or not pool or SPENT[0] > TOTAL_BUDGET:
             break
-        if boundary and from_sweep < SWEEP_SHARE:
-            args, is_edge = boundary.pop(), True
+        phase = next((name for name, queue, share in phases if queue and taken[name] < share), None)
+        if phase is not None:
+            args = next(queue for name, queue, _ in phases if name == phase).pop()
         else:
             # parents mostly from the recorded inputs, so the pool does not drift toward long inputs
             parent = rng.choice(base) if rng.random() < 0.6 or len(pool) == len(base) else rng.choice(pool)
-            args, is_edge = mutate_args(parent, contract, rng), False
+            args = mutate_args(parent, contract, rng, hints)
         key = repr(args)
         if key in seen:
             continue
         seen.add(key)
-        if not roundtrips(args) or not in_contract(args, contract, predicate, derived):
+        if lone_int and ceiling is not None and type(args[0]) is int and args[0] >= ceiling:
             continue
-        try:
-            first = counted_call(function, args)
-            again = counted_call(function, args)
-        except (Exception, OverBudget, RecursionError):
+        output = _judged(function, args, contract, predicate, derived, budget)
+        if output is OverBudget:
+            if lone_int and type(args[0]) is int and args[0] >= 0:
+                ceiling = args[0] if ceiling is None else min(ceiling, args[0])
             continue
-        if not roundtrips(first) or repr(first) != repr(again):
+        if output is None:
             continue
-        from_sweep += is_edge
+        if phase is not None:
+            taken[phase] += 1
         pool.append(args)
-        chosen.append((key, repr(first)))
+        chosen.append((key, output))
+    if len(chosen) < MIN_NEW:
+        for args in base:
+            output = _judged(function, args, contract, predicate, derived, budget)
+            if output not in (None, OverBudget) and len(chosen) < TARGET:
+                chosen.append((repr(args), output))
     return chosen
+
+
+def _judged(function, args, contract, predicate, derived, budget):
+    """The canonical's output for ``args`` as repr; None when the input may not be kept, OverBudget when
+    the canonical ran past its budget. The second call (a canonical that is not deterministic) is made on
+    every input that cost at most half the floor budget: the check is of the code, so cheap inputs suffice."""
+    if not roundtrips(args) or not in_contract(args, contract, predicate, derived):
+        return None
+    try:
+        before = SPENT[0]
+        first = counted_call(function, args, budget)
+        again = counted_call(function, args, budget) if SPENT[0] - before <= LINE_BUDGET // 2 else first
+    except OverBudget:
+        return OverBudget
+    except (Exception, RecursionError):
+        return None
+    if not roundtrips(first) or repr(first) != repr(again):
+        return None
+    return repr(first)
 
 
 def main():
@@ -174,9 +207,12 @@ def main():
             contract = json.load(handle)
     else:
         contract = derive(base)
-    predicate, derived = load_predicate()
+    predicate, derived, relations = load_predicate()
+    if not relations:
+        contract = dict(contract, equal_len=[], le=[])
     base = [args for args in base if in_contract(args, contract, predicate, derived)] or base
-    chosen = stress_inputs(function, base, contract, predicate, derived, random.Random(options.seed))
+    hints = literals(problem["prompt"] + problem["canonical_solution"])
+    chosen = stress_inputs(function, base, contract, predicate, derived, hints, random.Random(options.seed))
     files = os.path.join(options.out, "files")
     os.makedirs(files, exist_ok=True)
     shutil.copy(os.path.join(HERE, "runner.py"), os.path.join(files, "runner.py"))

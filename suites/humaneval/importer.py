@@ -25,7 +25,7 @@ from nightshift.suites.loader import SuiteError
 
 HERE = package_path("nightshift.suites", "humaneval")
 FORMAT_VERSION = "2"
-GENERATOR_FILES = ("generate.py", "runner.py", "contract.py", "mutate.py")
+GENERATOR_FILES = ("generate.py", "runner.py", "contract.py", "mutate.py", "hints.py", "sweeps.py")
 # find_zero returns any root of the polynomial; comparing with the canonical root would fail correct answers
 NO_HIDDEN = {"HumanEval/32"}
 

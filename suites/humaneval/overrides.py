@@ -4,7 +4,9 @@ Each entry is the source of ``accepts(*args) -> bool`` (stdlib only), taken from
 docstring promises its inputs ("separate groups are balanced", "assume n > 1 and is not a prime",
 "1 <= num <= 1000"): an input outside that promise has no right answer, so the canonical solution's
 output for it would be a false alarm for a different correct solution. The derived contract
-(types, ranges, shapes) still applies unless the source sets ``DERIVED = False``.
+(types, ranges, shapes) still applies unless the source sets ``DERIVED = False``; ``RELATIONS = False``
+keeps its per-argument part and drops the relations between arguments it read off the tests (an
+order the tests happened to keep, not one the problem promises).
 """
 
 _BALANCED = '''
@@ -165,6 +167,15 @@ def accepts(x, n):
     "HumanEval/156": '''
 def accepts(number):
     return 1 <= number <= 1000
+''',
+    # the three sides in any order: the tests list the hypotenuse first or last, never second, so the derived
+    # contract read "b <= c" off them; the problem promises no order (and the canonical assumes none)
+    "HumanEval/157": '''
+RELATIONS = False
+
+
+def accepts(a, b, c):
+    return True
 ''',
     "HumanEval/159": '''
 def accepts(number, need, remaining):
