@@ -8,9 +8,12 @@ run on the hidden tests of each night; it is caught when any hidden input gives 
 raises or times out. The canonical and every shipped alternative solution run on the same tests:
 any failure there is a false alarm, and the benchmark exits 1 if the current generator raises one.
 
-"before" is the generator of ``--before`` (a git revision, default the branch point of this work)
-run with the same seeds; "after" is this checkout's. Everything runs on the host, in worker
-processes with a per-input time limit (no sandboxes: this measures the tests, not the isolation).
+"before" is the generator of ``--before`` (a git revision, default the branch point of the first
+generator work, bb773f7) run with the same seeds; "after" is this checkout's. Everything runs on the
+host, in worker processes with a per-input time limit (no sandboxes: this measures the tests, not the
+isolation). Beside the headline rate, the mutants that no in-contract input can tell apart are
+counted (hidden_equivalence.py: proved by enumerating a small domain, or argued in
+hidden_equivalents.json and checked every run), with the rates over the other mutants.
 
     .venv/bin/python bench/hidden_bench.py [--nights 2] [--per-case 6] [--sample N] [--jobs 2]
 """
@@ -29,6 +32,8 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+from hidden_equivalence import argued, enumerated, mutant_id
 
 from nightshift.graders.compare import judge
 from nightshift.graders.hidden_seed import case_seed
@@ -173,7 +178,7 @@ def bench_case(job: dict) -> dict:
     alternatives = [p.read_text().split("<<'NIGHTSHIFT_EOF'\n", 1)[1].rsplit("NIGHTSHIFT_EOF", 1)[0]
                     for p in sorted((case_dir / "solution").glob("alt_*.sh"))]
     result = {"case": case_dir.name, "mutants": len(kept), "alternatives": len(alternatives), "runs": {},
-              "missed": {}}
+              "missed": {}, "ids": [mutant_id(m) for m in kept]}
     for label in ("before", "after"):
         for night in job["nights"]:
             seed = case_seed(night, case_dir.name)
@@ -187,6 +192,11 @@ def bench_case(job: dict) -> dict:
                 "false_alarms": [name for name, c in [("canonical", code)] + [(f"alt_{i + 1}", a) for i, a in
                                  enumerate(alternatives)] if _caught(c, entry, inputs, expected)],
             }
+    # mutants no in-contract hidden test caught: equivalent on the case's whole (small, finite) hidden-test domain?
+    never = [i for i in range(len(kept)) if all(i in missed for key, missed in result["missed"].items()
+                                                if key.startswith("after/"))]
+    agree = enumerated(case_dir / "hidden-after", problem, [kept[i] for i in never], _call_all) if never else None
+    result["enumerated"] = [i for i, same in zip(never, agree or [], strict=False) if same]
     return result
 
 
@@ -233,6 +243,36 @@ def main() -> int:
     return report(results, nights, time.monotonic() - started)
 
 
+def equivalence(results: list[dict], nights: list[int], rates: dict[str, float]) -> None:
+    """The mutants shown equivalent on their contract (hidden_equivalence.py), and the rates over the rest."""
+    claims = argued()
+    enumerated_n, argued_n, refuted, rest = 0, 0, [], []
+    for r in results:
+        for i, key in enumerate(r["ids"]):
+            # only the current generator's inputs are all in the contract, so only they can refute a claim
+            caught = any(i not in missed for run, missed in r["missed"].items() if run.startswith("after/"))
+            if i in r["enumerated"]:
+                enumerated_n += 1
+            elif key in claims and caught:
+                refuted.append(f"{r['case']} {key}")
+                rest.append((r, i))
+            elif key in claims:
+                argued_n += 1
+            else:
+                rest.append((r, i))
+    print(f"equivalent on the contract: {enumerated_n} by enumerating the whole hidden-test domain, {argued_n} "
+          f"argued in {Path(__file__).with_name('hidden_equivalents.json').name}"
+          + (f"; refuted claims (caught, so counted): {refuted}" if refuted else ""))
+    others = {}
+    for label in ("before", "after"):
+        hits = sum(i not in r["missed"][f"{label}/{n}"] for r, i in rest for n in nights)
+        others[label] = hits / max(1, len(rest) * len(nights))
+        print(f"{label:>6}: among the {len(rest)} other mutants: {hits}/{len(rest) * len(nights)} mutant-nights "
+              f"= {others[label]:.1%}")
+    print(f" ratio over those: after/before = {others['after'] / max(others['before'], 1e-9):.2f}x "
+          f"(the headline ratio above stays {rates['after'] / max(rates['before'], 1e-9):.2f}x)")
+
+
 def report(results: list[dict], nights: list[int], seconds: float) -> int:
     mutants = sum(r["mutants"] for r in results)
     print(f"{len(results)} problems, {mutants} mutants that pass HumanEval's own tests, "
@@ -257,6 +297,7 @@ def report(results: list[dict], nights: list[int], seconds: float) -> int:
         hits = sum(i not in r["missed"][f"{label}/{n}"] for r, i in told for n in nights)
         print(f"{label:>6}: among the {len(told)} mutants some hidden test told apart: "
               f"{hits}/{len(told) * len(nights)} mutant-nights = {hits / max(1, len(told) * len(nights)):.1%}")
+    equivalence(results, nights, rates)
     after_alarms = any(r["runs"][f"after/{n}"]["false_alarms"] for r in results for n in nights)
     return 1 if after_alarms else 0
 
