@@ -1,8 +1,10 @@
 """A real local Prefect server and process worker, so runs show in the UI and the nightly schedule fires.
 
 The server's state lives in the user's project folder (.nightshift/prefect: SQLite) and uses filesystem lease
-storage, so a restart does not leak concurrency slots (DESIGN.md). Both processes are started in
-their own session on purpose: they outlive the command that started them, like any service.
+storage, so a restart does not leak concurrency slots (DESIGN.md). With ``production=True`` it runs on the
+project's own PostgreSQL and Redis instead (production.py), as Prefect advises for a server under load; the mode
+is recorded, so a later `nightshift run` restarts the same kind. Every process is started in its own session on
+purpose: they outlive the command that started them, like any service.
 """
 
 from __future__ import annotations
@@ -29,6 +31,17 @@ QUIET_ENV = {
     "PREFECT_SERVER_CONCURRENCY_LEASE_STORAGE": "prefect.server.concurrency.lease_storage.filesystem",
 }
 
+# Retention, so a year of nights (1.8M task runs) does not pile up in the server's database (either engine):
+# Prefect's vacuum service deletes finished top-level flow runs older than this (their task runs, states, logs
+# and artifacts with them) and events older than the events retention. Results stay in the run folders'
+# Parquet and the trial cache on disk, so resume and analysis never need the deleted rows. A value the operator
+# exports wins.
+RETENTION_ENV = {
+    "PREFECT_SERVER_SERVICES_DB_VACUUM_ENABLED": "events,flow_runs",
+    "PREFECT_SERVER_SERVICES_DB_VACUUM_RETENTION_PERIOD": str(30 * 86400),  # seconds: 30 days of flow runs
+    "PREFECT_SERVER_EVENTS_RETENTION_PERIOD": "P7D",  # ISO 8601: this setting does not take plain seconds
+}
+
 
 def project_port(state_dir: Path | None = None) -> int:
     """The port of this project's local server: $NIGHTSHIFT_PREFECT_PORT, else the port it was last started
@@ -46,7 +59,15 @@ def api_url(port: int = DEFAULT_PORT) -> str:
 
 
 def server_env(port: int = DEFAULT_PORT, home: Path | None = None) -> dict[str, str]:
-    return {**QUIET_ENV, "PREFECT_HOME": str(home or project_state_dir() / "prefect"), "PREFECT_API_URL": api_url(port)}
+    return {**QUIET_ENV, **{k: os.environ.get(k, v) for k, v in RETENTION_ENV.items()},
+            "PREFECT_HOME": str(home or project_state_dir() / "prefect"), "PREFECT_API_URL": api_url(port)}
+
+
+def recorded_mode(state_dir: Path) -> str:
+    """"production" (PostgreSQL + Redis) or "sqlite": how this project's server was last started."""
+    with contextlib.suppress(OSError):
+        return (state_dir / "prefect-server.mode").read_text().strip() or "sqlite"
+    return "sqlite"
 
 
 def is_up(url: str) -> bool:
@@ -66,17 +87,29 @@ def _background(name: str, argv: list[str], env: dict[str, str], state_dir: Path
 
 
 def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir: Path | None = None,
-                  timeout_s: float = 300) -> str:
-    """Return the API URL of a running local server, starting `prefect server start` if none answers."""
+                  timeout_s: float = 300, production: bool | None = None, host: str = "127.0.0.1") -> str:
+    """Return the API URL of a running local server, starting `prefect server start` if none answers.
+
+    ``production``: on the project's PostgreSQL + Redis (started too); None: as this project's server was last
+    started (SQLite the first time)."""
     state_dir = state_dir or project_state_dir()
+    mode = recorded_mode(state_dir) if production is None else ("production" if production else "sqlite")
     env = server_env(port, home)
     url = env["PREFECT_API_URL"]
     if is_up(url):
+        if production is not None and recorded_mode(state_dir) != mode:
+            raise RuntimeError(f"a {recorded_mode(state_dir)} Prefect server already answers on port {port}: "
+                               f"`nightshift server stop` first, then start the {mode} one")
         return url
+    if mode == "production":
+        from nightshift.deployments.production import ProductionStack
+
+        env.update(ProductionStack(state_dir).ensure())
     state_dir.mkdir(parents=True, exist_ok=True)
     (state_dir / "prefect-server.port").write_text(str(port))
+    (state_dir / "prefect-server.mode").write_text(mode)
     proc = _background("prefect-server", [sys.executable, "-m", "prefect", "server", "start", "--host",
-                                          "127.0.0.1", "--port", str(port)], env, state_dir)
+                                          host, "--port", str(port)], env, state_dir)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -111,12 +144,32 @@ def start_worker(url: str, pool: str = WORK_POOL, state_dir: Path | None = None,
                               f"nightshift-{name}-{os.getpid()}"], {**QUIET_ENV, "PREFECT_API_URL": url}, state_dir)
 
 
-def stop(name: str, state_dir: Path | None = None) -> bool:
-    """Stop a background process started here (its whole process group); False if none is recorded."""
+def stop(name: str, state_dir: Path | None = None, wait_s: float = 0) -> bool:
+    """Stop a background process started here (its whole process group); False if none is recorded.
+    ``wait_s``: wait that long for the group to exit (then kill it), for a caller that stops what it uses next."""
     pid_file = (state_dir or project_state_dir()) / f"{name}.pid"
     if not pid_file.is_file():
         return False
     with contextlib.suppress(ProcessLookupError, ValueError):
-        os.killpg(int(pid_file.read_text()), 15)
+        group = int(pid_file.read_text())
+        os.killpg(group, 15)
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            os.killpg(group, 0)  # ProcessLookupError once the whole group is gone
+            time.sleep(0.1)
+        if wait_s:
+            os.killpg(group, 9)
     pid_file.unlink()
     return True
+
+def stop_all(state_dir: Path | None = None) -> dict[str, bool]:
+    """Stop the worker, the Prefect server and, for a production server, its Redis and PostgreSQL (in that
+    order: the server flushes to them on its way down). Name → whether one was running."""
+    state_dir = state_dir or project_state_dir()
+    stopped = {"worker": stop("worker", state_dir), "prefect-server": stop("prefect-server", state_dir, wait_s=30)}
+    if (state_dir / "production.json").is_file():
+        from nightshift.deployments.production import ProductionStack
+
+        stopped["redis"] = stop("redis", state_dir, wait_s=30)
+        stopped["postgres"] = ProductionStack(state_dir).stop_postgres()
+    return stopped

@@ -126,23 +126,40 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _start_server(args: argparse.Namespace) -> str | None:
+    """The local server `serve` and `server start` ask for; None (after saying why) if it cannot start."""
+    from nightshift.deployments.production import ProductionSetupError
+    from nightshift.deployments.server import ensure_server, project_port
+
+    kind = "PostgreSQL + Redis" if args.production else "local"
+    try:
+        with console.status(f"starting the {kind} Prefect server ..."):
+            return ensure_server(args.port or project_port(), production=args.production, host=args.host)
+    except (ProductionSetupError, RuntimeError) as exc:
+        console.print(str(exc), style="red", markup=False, highlight=False)
+        return None
+
+
 def _server(args: argparse.Namespace) -> int:
-    from nightshift.deployments.server import ensure_server, project_port, stop
+    from nightshift.deployments.server import recorded_mode, stop_all
+    from nightshift.resources import state_dir
 
     if args.action == "start":
-        console.print(f"Prefect server: {ensure_server(args.port or project_port()).removesuffix('/api')}")
+        if not (url := _start_server(args)):
+            return 2
+        console.print(f"Prefect server: {url.removesuffix('/api')} ({recorded_mode(state_dir())})")
         return 0
-    for name in ("worker", "prefect-server"):
-        console.print(f"{name}: " + ("stopped" if stop(name) else "none started by nightshift is recorded"))
+    for name, stopped in stop_all().items():
+        console.print(f"{name}: " + ("stopped" if stopped else "none started by nightshift is recorded"))
     return 0
 
 
 def _serve(args: argparse.Namespace) -> int:
     """Server + work pool + deployments from prefect.yaml + a process worker: the nightly schedule is live."""
-    from nightshift.deployments.server import deploy, ensure_server, prefect_cli, project_port, start_worker, stop
+    from nightshift.deployments.server import deploy, prefect_cli, start_worker, stop
 
-    with console.status("starting the local Prefect server ..."):
-        url = ensure_server(args.port or project_port())
+    if not (url := _start_server(args)):
+        return 2
     with console.status("creating the work pool and applying prefect.yaml ..."):
         deploy(url)
     stop("worker")
@@ -215,12 +232,22 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--detect", type=float, default=3.0, metavar="PTS",
                      help="difference in points to size seeds for (default 3)")
     rep.set_defaults(fn=_report)
-    srv = sub.add_parser("server", help="start the local Prefect server, or stop it and the worker")
+    srv = sub.add_parser("server", help="start the local Prefect server, or stop it, the worker and a production "
+                                        "server's PostgreSQL and Redis")
     srv.add_argument("action", choices=["start", "stop"])
-    srv.add_argument("--port", type=int, help=PORT_HELP)
-    srv.set_defaults(fn=_server)
     serve = sub.add_parser("serve", help="server + work pool + nightly deployment + worker, in the background")
-    serve.add_argument("--port", type=int, help=PORT_HELP)
+    for p in (srv, serve):
+        p.add_argument("--port", type=int, help=PORT_HELP)
+        engine = p.add_mutually_exclusive_group()
+        engine.add_argument("--production", dest="production", action="store_const", const=True,
+                            help="run the server on this project's own PostgreSQL and Redis (docs/SCALING.md; "
+                                 "needs apt-get install postgresql redis-server and pip install "
+                                 "'nightshift[production]'); the project remembers it")
+        engine.add_argument("--sqlite", dest="production", action="store_const", const=False,
+                            help="run the server on SQLite (the default) again")
+        p.add_argument("--host", default="127.0.0.1",
+                       help="address the Prefect server listens on (0.0.0.0: workers on other machines)")
+    srv.set_defaults(fn=_server)
     serve.set_defaults(fn=_serve)
     from nightshift.graders.command import add_commands
     from nightshift.plugins_command import add_plugins_command
