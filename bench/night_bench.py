@@ -2,8 +2,10 @@
 overhead per trial, peak memory, and the planner's prediction against what happened (docs/BENCHMARKS.md).
 
     .venv/bin/python -m bench.night_bench            # --trials 5000 --concurrency 160 --minute-s 0.6
+    .venv/bin/python -m bench.night_bench --production   # the same night on PostgreSQL + Redis
 
-What is real: a `prefect server start` (SQLite), the nightly flow's ``run_all`` (ThreadPoolTaskRunner,
+What is real: a `prefect server start` (SQLite, or with ``--production`` PostgreSQL + Redis as
+`nightshift serve --production` runs it), the nightly flow's ``run_all`` (ThreadPoolTaskRunner,
 ``as_completed``, the progress artifact with the planner's ETA, result rows, per-trial result persistence
 and cache keys), the planner (history, longest-first order, forecast), the model gateway (token buckets,
 retries) and the simulator over HTTP with a requests/min and tokens/min quota. What is simulated: the
@@ -232,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     from prefect.logging.handlers import APILogWorker
 
     from bench.night_report import bound_of, report
-    from nightshift.deployments.server import ensure_server, stop
+    from bench.server_health import backing_mib, log_findings, settled_counts
+    from nightshift.deployments.server import ensure_server, stop_all
     from nightshift.simulator.config import SimulatorConfig
     from nightshift.simulator.embedded import running_simulator
 
@@ -247,8 +250,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=20261129)
     p.add_argument("--json", type=Path, help="also write every figure here")
     p.add_argument("--keep", action="store_true", help="keep the work folder (Prefect state, results, request log)")
+    p.add_argument("--production", action="store_true", help="run the Prefect server on PostgreSQL + Redis "
+                   "(nightshift serve --production) instead of SQLite")
     args = p.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="nightshift-night-bench-"))
+    work.chmod(0o755)  # the postgres system user must reach its cluster folder inside
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops the Prefect server
     last = draw_night(args.trials, args.minute_s, args.seed, args.seed, args.heavy_long)
     write_parquet([result_row(t, "last-night", t.duration_s) for t in last], work / "last-night" / "results.parquet")
@@ -256,13 +262,14 @@ def main(argv: list[str] | None = None) -> int:
     work_s = sum(t.duration_s for t in tonight) / args.concurrency
     tpm = 60 * sum(t.tokens for t in tonight) / (args.quota_load * work_s)
     rpm = 60 * sum(t.calls for t in tonight) / (0.6 * work_s)
-    url = ensure_server(port=_free_port(), home=work / "prefect", state_dir=work)
+    mode = "production" if args.production else "sqlite"
     # the endpoint's bucket holds 2 s of quota, deeper than the gateway's 1 s, as a provider's minute is; network
     # jitter is not compressed with time, so an endpoint bucket as shallow as ours would see it as bursts
     config = SimulatorConfig(latency_ms=LATENCY_S * 1000, requests_per_minute=int(rpm), tokens_per_minute=int(tpm),
                              burst_s=ENDPOINT_BURST_S)
     quiet_console()
-    try:
+    try:  # a server that fails to start must not leave its PostgreSQL and Redis behind either
+        url = ensure_server(port=_free_port(), home=work / "prefect", state_dir=work, production=args.production)
         with temporary_settings(updates={PREFECT_API_URL: url}), \
                 running_simulator(config, [], work / "requests.jsonl") as sim:
             raw = night_bench(sim, str(work), args.trials, args.concurrency, args.minute_s, args.seed, rpm, tpm,
@@ -270,9 +277,12 @@ def main(argv: list[str] | None = None) -> int:
             stats = httpx.get(sim.removesuffix("/v1") + "/sim/stats", timeout=10).json()
             APILogWorker.drain_all(timeout=10)  # the night's log lines reach the server before it stops
         server_mib = _peak_rss_mib(work / "prefect-server.pid")
+        # what the server kept: every task run's events, once its event persister has caught up
+        health = {"mode": mode, **settled_counts(work, work / "prefect", mode), **backing_mib(work)}
     finally:
-        stop("prefect-server", work)
-    raw.update(saturation(read_log(work / "requests.jsonl"), tpm, rpm))
+        stop_all(work)
+    health.update(log_findings(work / "prefect-server.log"))
+    raw.update(saturation(read_log(work / "requests.jsonl"), tpm, rpm), server=health)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     raw.update(overheads(raw.pop("spans"), raw["started"]), stats=stats, server_mib=server_mib, rpm=rpm, tpm=tpm,

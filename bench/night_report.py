@@ -33,6 +33,16 @@ def eta_errors(raw: dict) -> list[tuple[float, float]]:
     return picked
 
 
+def server_line(server: dict) -> str:
+    """What the Prefect server kept of the night, and whether its log says it dropped anything."""
+    line = (f"Prefect server ({server['mode']}): {server['task_runs']:,} task runs recorded and "
+            f"{server['task_run_events']:,} task-run events persisted (3 a task run expected) after catching up for "
+            f"{server['catch_up_s']:.0f} s; at the night's end {server['at_end_task_runs']:,} and "
+            f"{server['at_end_task_run_events']:,}; database {server['db_mib']:.0f} MiB; log: "
+            f"{server['dropped_lines']} lines about dropped messages, {server['unavailable_lines']} with 503")
+    return line + (f"\n  first: {server['dropped_example']}" if server["dropped_example"] else "")
+
+
 def report(raw: dict, minute_s: float) -> str:
     makespan = raw["makespan_s"]
     bound, binding = bound_of(raw)
@@ -59,7 +69,10 @@ def report(raw: dict, minute_s: float) -> str:
         f"simulator charged >= 95 % of the tokens/min quota in {raw['tokens_saturated']:.0%} of 5-s windows "
         f"(requests/min: {raw['requests_saturated']:.0%})",
         f"peak memory: bench process (flow, {raw['args']['concurrency']} threads, gateway) {raw['bench_mib']:.0f} MiB, "
-        f"Prefect server {raw['server_mib']:.0f} MiB, simulator {raw['simulator_mib']:.0f} MiB",
+        f"Prefect server {raw['server_mib']:.0f} MiB, simulator {raw['simulator_mib']:.0f} MiB"
+        + (f", Redis {raw['server']['redis_mib']:.0f} MiB, PostgreSQL {raw['server']['postgres_mib']:.0f} MiB "
+           "(proportional set size at the end)" if "redis_mib" in raw["server"] else ""),
+        server_line(raw["server"]),
         f"planner before the night (last night's history): {raw['forecast_s']:.1f} s predicted vs {makespan:.1f} s "
         f"({(raw['forecast_s'] - makespan) / makespan:+.1%}); its bound {raw['forecast_bound_s']:.1f} s; "
         f"slowed by " + (", ".join(f"{k} {v:.0f} s" for k, v in raw["forecast_slowed"].items()) or "nothing"),
