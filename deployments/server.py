@@ -108,8 +108,9 @@ def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir:
     url = env["PREFECT_API_URL"]
     if is_up(url):
         if production is not None and recorded_mode(state_dir) != mode:
-            raise RuntimeError(f"a {recorded_mode(state_dir)} Prefect server already answers on port {port}: "
-                               f"`nightshift server stop` first, then start the {mode} one")
+            raise RuntimeError(f"a Prefect server already answers on port {port}, and it is not a {mode} one this "
+                               f"project started (its last was {recorded_mode(state_dir)}; or it is another "
+                               f"project's): `nightshift server stop` first, or choose another --port")
         return url
     if mode == "production":
         from nightshift.deployments.production import ProductionStack

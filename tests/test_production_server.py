@@ -80,7 +80,7 @@ def test_night_on_postgres_and_redis(project: Path) -> None:
         server_env = Path(f"/proc/{(state / 'prefect-server.pid').read_text()}/environ").read_bytes().split(b"\0")
         assert b"PREFECT_MESSAGING_BROKER=prefect_redis.messaging" in server_env
         assert b"PREFECT_SERVER_SERVICES_DB_VACUUM_ENABLED=events,flow_runs" in server_env  # retention is on
-        with pytest.raises(RuntimeError, match="production Prefect server already answers"):
+        with pytest.raises(RuntimeError, match="already answers on port .* not a sqlite one"):
             ensure_server(port=port, home=state / "home", state_dir=state, production=False)
 
         env = {**os.environ, "PREFECT_API_URL": url, "NIGHTSHIFT_CODE_VERSION": "production-test"}
