@@ -43,10 +43,18 @@ def name_task_run(spec: TrialSpec, status: TrialStatus, publisher=None) -> None:
     name = f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {status}"
 
     def rename() -> None:
+        import httpx
         from prefect.client.orchestration import get_client
 
         with get_client(sync_client=True) as client:
-            client.set_task_run_name(ctx.task_run.id, name)
+            try:
+                client.set_task_run_name(ctx.task_run.id, name)
+            except httpx.HTTPStatusError as exc:
+                # 404: the server has not recorded this task run yet (its task-run recorder writes the rows from
+                # the event stream, in batches, and may run behind a large night). The API is up: this must not
+                # trip the publisher's breaker, which would skip the night's artifacts with it.
+                if exc.response.status_code != 404:
+                    raise
 
     if publisher is not None:
         publisher.call("task run name", rename)
