@@ -37,6 +37,11 @@ class GatewayError(RuntimeError):
     """The endpoint could not serve a call after every retry: an infrastructure failure, not the agent's."""
 
 
+class RequestRejected(GatewayError):
+    """The request itself cannot be served — too large for the key's tokens/min, or refused by the endpoint
+    as invalid (400/422): the sender's doing, not the endpoint's, so never an infra_error of the trial."""
+
+
 class ModelGateway:
     """The single door to the model endpoint for this process: one client, one quota gate, one price table."""
 
@@ -155,7 +160,8 @@ class GatewaySession:
                     return fn(**kwargs)
         except (openai.OpenAIError, ValueError) as exc:
             attempts = retrying.statistics.get("attempt_number", 1)
-            raise GatewayError(self.gateway.scrub(
+            rejected = too_large(exc) or isinstance(exc, openai.BadRequestError | openai.UnprocessableEntityError)
+            raise (RequestRejected if rejected else GatewayError)(self.gateway.scrub(
                 f"model call failed after {attempts} attempt(s), last: {failure_kind(exc)} "
                 f"({type(exc).__name__}: {str(exc)[:200]})")) from exc
         raise AssertionError("unreachable")
@@ -167,7 +173,7 @@ class GatewaySession:
         estimate = gw.estimator.prompt_tokens(chars) + max_tokens
         limit = gw.gate.quota.tokens_per_minute
         if limit and estimate > limit:  # it could never be admitted: say so rather than wait for ever
-            raise GatewayError(f"a request of about {estimate} tokens (prompt + max_tokens) exceeds the key's "
+            raise RequestRejected(f"a request of about {estimate} tokens (prompt + max_tokens) exceeds the key's "
                                f"{limit:.0f} tokens/min; lower the variant's max_tokens or shorten the prompt")
         waited = gw.gate.acquire(estimate)
         with self._lock:

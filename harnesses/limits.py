@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 from nightshift.experiment.config import Variant
-from nightshift.gateway import GatewayError, GatewaySession
+from nightshift.gateway import GatewayError, GatewaySession, RequestRejected
 from nightshift.harnesses.working_clock import WorkingClock, waiting_of
 from nightshift.models import Case, ExecResult
 
@@ -150,6 +150,8 @@ class LimitedModel:
         try:
             reply = self._session.chat(model=model, messages=messages, tools=tools, temperature=temperature,
                                        seed=seed, max_tokens=max_tokens)
+        except RequestRejected:
+            raise  # the harness's own request: not a gateway failure it may report as infra_error
         except GatewayError as exc:
             self._guard.gateway_error = exc
             raise

@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import anyio
-import openai
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -30,7 +29,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from nightshift.gateway import GatewayError, GatewaySession
+from nightshift.gateway import GatewayError, GatewaySession, RequestRejected
 from nightshift.harnesses.limits import LimitGuard, LimitReached
 from nightshift.harnesses.trajectory import TrajectoryLog
 
@@ -137,10 +136,10 @@ class ModelProxy:
         started = time.monotonic()
         try:
             completion = await anyio.to_thread.run_sync(self.session.complete, body)
+        except RequestRejected as exc:  # the agent's request (invalid, or too large for the quota): its answer
+            self._write("model_rejected", step=step, request=body, error=str(exc))
+            return _error(400, f"the model endpoint rejected the request: {exc}", "invalid_request_error")
         except GatewayError as exc:
-            if isinstance(exc.__cause__, openai.BadRequestError | openai.UnprocessableEntityError):
-                self._write("model_rejected", step=step, request=body, error=str(exc))
-                return _error(400, f"the model endpoint rejected the request: {exc}", "invalid_request_error")
             self.infra_error = str(exc)
             self.stop.set()
             self._write("infra_error", step=step, request=body, error=str(exc))

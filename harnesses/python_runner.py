@@ -5,7 +5,8 @@ a model client (the trial's gateway session behind its LimitGuard), the seed and
 How its run ends is decided here, not by the harness:
 
 * it returns an AgentOutcome → that outcome, unless a limit was reached first (the limit wins);
-* it raises LimitReached → that limit's status; GatewayError → infra_error (the endpoint, not the agent);
+* it raises LimitReached → that limit's status; GatewayError → infra_error (the endpoint, not the agent),
+  except RequestRejected (its own request was invalid or too large) → agent_error;
 * it raises anything else, or returns something else → agent_error, traceback in the trajectory;
 * it is still running when its working time is used up → HarnessStopped is raised inside its thread and
   every further model or sandbox call refuses; the trial ends `timeout` either way. Time spent waiting on
@@ -23,7 +24,7 @@ import time
 import traceback
 from pathlib import Path
 
-from nightshift.gateway import GatewayError, GatewaySession
+from nightshift.gateway import GatewayError, GatewaySession, RequestRejected
 from nightshift.harnesses.limits import (
     GuardedSandbox,
     HarnessStopped,
@@ -86,10 +87,11 @@ def run_python_harness(resolved: ResolvedHarness, model: str, case: Case, sandbo
 
 def _outcome(box: dict, guard: LimitGuard, trajectory: Path) -> AgentOutcome:
     error = box.get("error")
-    if guard.hit is not None and not isinstance(error, GatewayError):
+    infra = isinstance(error, GatewayError) and not isinstance(error, RequestRejected)  # the endpoint's, not ours
+    if guard.hit is not None and not infra:
         append_event(trajectory, guard.hit.status, reason=guard.hit.reason, calls=guard.calls)
         return AgentOutcome(ended_by=guard.hit.status, steps=guard.calls, reason=guard.hit.reason)
-    if isinstance(error, GatewayError):
+    if infra:
         append_event(trajectory, "infra_error", error=str(error))
         return AgentOutcome(ended_by="infra_error", steps=guard.calls, reason=str(error)[:500])
     if isinstance(error, HarnessStopped):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from nightshift.contracts import ModelClient, Sandbox
 from nightshift.experiment.config import HarnessSettings
-from nightshift.gateway import GatewayError
+from nightshift.gateway import GatewayError, RequestRejected
 from nightshift.harnesses.trajectory import TrajectoryLog
 from nightshift.harnesses.working_clock import WorkingClock, waiting_of
 from nightshift.models import AgentOutcome, Case, ExecResult
@@ -67,6 +67,9 @@ class ToolAgent:
                 try:
                     reply = model.chat(model=self.model, messages=messages, tools=tools, seed=seed,
                                        temperature=self.settings.temperature, max_tokens=self.settings.max_tokens)
+                except RequestRejected as exc:  # its own request (e.g. a context grown past the quota)
+                    log.write("agent_error", step=step, error=str(exc))
+                    return AgentOutcome(ended_by="agent_error", steps=step - 1, reason=str(exc))
                 except GatewayError as exc:
                     log.write("infra_error", step=step, error=str(exc))
                     return AgentOutcome(ended_by="infra_error", steps=step - 1, reason=str(exc))

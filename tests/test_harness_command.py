@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 import time
 from pathlib import Path
 
@@ -110,3 +111,29 @@ def test_waiting_on_the_quota_is_not_the_agents_time(sim, tmp_path, builtin_case
     row, events, _ = trial(sim[0], make_backend("bubblewrap"), tmp_path, case, "solve", gateway=gateway)
     assert row.status == TrialStatus.resolved, row.reason
     assert row.agent_s > 3 and row.waiting_s > 2 and row.working_s < 3, (row.agent_s, row.waiting_s, row.working_s)
+
+
+HUGE = r'''
+import json, os, urllib.error, urllib.request
+body = {"model": os.environ["NIGHTSHIFT_MODEL"], "messages": [{"role": "user", "content": "hi"}],
+        "max_tokens": 10**9}
+for _ in range(2):  # the second time the gateway knows the key's tokens/min from the first answer's headers
+    request = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", json.dumps(body).encode(),
+                                     {"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"],
+                                      "Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(request, timeout=60)
+        print("answered")
+    except urllib.error.HTTPError as exc:
+        print("refused", exc.code)
+'''
+
+
+def test_a_request_too_large_for_the_quota_is_the_agents_not_infra(sim, tmp_path, builtin_cases) -> None:
+    """max_tokens = 10^9 can never be admitted by the key's tokens/min: the agent is told (400) and goes on;
+    it must not end the trial as infra_error (which would drop it from every denominator)."""
+    row, events, _ = trial(sim[0], make_backend("bubblewrap"), tmp_path, builtin_cases[0], "x",
+                           run=f"python3 -c {shlex.quote(HUGE)}")
+    end = next(e for e in events if e["event"] == "command_end")
+    assert row.status != TrialStatus.infra_error, (row.reason, end["stdout"], end["stderr"])
+    assert end["stdout"].split("\n")[:2] == ["refused 400", "refused 400"], end["stdout"]
