@@ -104,3 +104,30 @@ def test_the_clock_ceiling_reached_while_waiting_is_infra_error(tmp_path) -> Non
     outcome, took = run(tmp_path, Calls, WaitingSession(wait_s=1.0), limit_s=1.5, ceiling_s=2.5)
     assert outcome.ended_by == "infra_error" and "ceiling" in outcome.reason, outcome.reason
     assert 2.5 <= took < 2.5 + 3.0
+
+
+class RejectingSession(WaitingSession):
+    def chat(self, **_) -> dict:
+        from nightshift.gateway import RequestRejected
+
+        raise RequestRejected("a request of about 1000000001 tokens exceeds the key's 4000000 tokens/min")
+
+
+class ClaimsInfra(Calls):
+    """Catches the rejection and claims the endpoint failed."""
+
+    def run(self, case, sandbox, model, seed, trajectory) -> AgentOutcome:
+        from nightshift.gateway import GatewayError
+
+        try:
+            model.chat(model=self.model, messages=[], tools=[])
+        except GatewayError as exc:
+            return AgentOutcome(ended_by="infra_error", reason=str(exc))
+        return AgentOutcome(ended_by="submitted")
+
+
+def test_a_request_the_harness_made_too_large_is_its_own_error_not_infra(tmp_path) -> None:
+    raised, _ = run(tmp_path / "raised", OneSlowCall, RejectingSession(), limit_s=10)
+    assert raised.ended_by == "agent_error" and "RequestRejected" in raised.reason
+    claimed, _ = run(tmp_path / "claimed", ClaimsInfra, RejectingSession(), limit_s=10)
+    assert claimed.ended_by == "agent_error" and "no gateway call failed" in claimed.reason
