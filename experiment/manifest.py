@@ -105,7 +105,7 @@ def code_version() -> str:
 @functools.cache
 def _source_hash() -> str:
     digest = hashlib.sha256()
-    for name in sorted(_package_modules()):
+    for name in sorted(set(_package_modules())):  # installed, a part is also a module of nightshift/ itself
         spec = importlib.util.find_spec(name)
         if spec and spec.origin and spec.origin.endswith(".py"):
             digest.update(name.encode() + b"\0" + Path(spec.origin).read_bytes())
