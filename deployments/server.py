@@ -142,10 +142,27 @@ def prefect_cli(*args: str, url: str, check: bool = True) -> subprocess.Complete
 
 
 def deploy(url: str, pool: str = WORK_POOL) -> None:
-    """Create the process work pool if missing and apply prefect.yaml (deployment nightly-eval/nightly)."""
+    """Create the process work pool if missing and apply prefect.yaml's deployments whose work pool exists.
+
+    A deployment on a pool not made yet (the docker shard's, until ``nightshift docker-pool`` creates it)
+    is left out: ``prefect deploy`` fails on it, and it would take the others down with it."""
+    import yaml
+
     if prefect_cli("work-pool", "inspect", pool, url=url, check=False).returncode != 0:
         prefect_cli("work-pool", "create", pool, "--type", "process", url=url)
-    prefect_cli("--no-prompt", "deploy", "--all", url=url)
+    config = yaml.safe_load((project_dir() / "prefect.yaml").read_text()) or {}
+    wanted = [(d["name"], (d.get("work_pool") or {}).get("name", pool)) for d in config.get("deployments") or []]
+    pools = set(_work_pools(url))
+    names = [name for name, on in wanted if on in pools]
+    prefect_cli("--no-prompt", "deploy", *(a for name in names for a in ("--name", name)), url=url)
+
+
+def _work_pools(url: str) -> list[str]:
+    from prefect.client.orchestration import get_client
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with temporary_settings(updates={PREFECT_API_URL: url}), get_client(sync_client=True) as client:
+        return [p.name for p in client.read_work_pools()]
 
 
 def start_worker(url: str, pool: str = WORK_POOL, state_dir: Path | None = None,
