@@ -31,7 +31,7 @@ system-packages:
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e ".[dev,production]"
+	$(VENV)/bin/pip install -q -e ".[dev,production,docker-pool]"
 	touch $@
 
 clean:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,7 +35,7 @@ from typing import Any
 from prefect import flow, get_run_logger
 
 from nightshift.experiment.config import load_experiment
-from nightshift.experiment.manifest import RunManifest
+from nightshift.experiment.manifest import RunManifest, code_version
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import run_all
@@ -57,6 +58,21 @@ class ShardOutcome:
     trial_ids: list[str]
     flow_runs: list[str] = field(default_factory=list)
     state: str = "PENDING"
+
+
+def lost_shards_message(lost: list[ShardOutcome], count: int, missing: int, parquet: Path) -> str:
+    """Why a sharded night ends failed: which shards, how they ended, what is kept and how to go on."""
+    which = "; ".join(f"shard {o.shard + 1} ended {o.state} after {len(o.flow_runs)} flow runs (last "
+                      f"{o.flow_runs[-1]})" for o in lost)
+    return (f"{len(lost)} of {count} shards did not complete: {which}. {missing} trials have no result; {parquet} "
+            f"and the report hold the others. See the shard flow runs' logs (and their workers'), fix the cause, "
+            f"and run the night again: finished trials are answered from their rows, only the rest runs")
+
+
+def container_id() -> str | None:
+    """The docker container this process runs in (its /etc/hostname comes from the engine's folder for it)."""
+    found = re.search(r"/containers/([0-9a-f]{64})/", Path("/proc/self/mountinfo").read_text())
+    return found.group(1) if found and Path("/.dockerenv").exists() else None
 
 
 def shard_key(parent: str, run_id: str, shard: int, count: int, attempt: int = 0) -> str:
@@ -210,7 +226,9 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
     run_all([by_id[t] for t in trial_ids], ctx, concurrency, exp.trial_cache(), exp.infra_retries,
             loads=loads, capacity=capacity)
     record = {"flow_run": str(flow_run.id), "worker": os.environ.get("PREFECT__WORKER_NAME"),
-              "host": os.uname().nodename, "pid": os.getpid(), "trials": len(trial_ids),
+              "host": os.uname().nodename, "pid": os.getpid(), "container": container_id(),
+              "image": os.environ.get("NIGHTSHIFT_WORKER_IMAGE"), "code_version": code_version(),
+              "trials": len(trial_ids),
               "with_result": sum(result_path(run, t).is_file() for t in trial_ids), "started_at": started,
               "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds")}
     # which worker ran which trials, next to the results (operators ask; the two-worker test checks it)

@@ -67,37 +67,45 @@ def _build_lock(key: str) -> Iterator[None]:
         yield
 
 
-def _failed(index: int, command: str, code: int, output: str) -> InstallError:
+def _failed(index: int, command: str, code: int, output: str,
+            fix: str = "fix the command in the variant's harness.install") -> InstallError:
     return InstallError(f"install command {index + 1} failed with exit code {code}: {command}\n"
                         f"--- its output (last {OUTPUT_TAIL} characters) ---\n{output[-OUTPUT_TAIL:]}\n"
-                        f"nothing was cached; fix the command in the variant's harness.install")
+                        f"nothing was cached; {fix}")
 
 
 def docker_derived(client, base_image_id: str, install: list[str]) -> DerivedImage:
     """The committed image for `install` on `base_image_id`, built now unless its key is already here."""
+    key = content_key(f"docker:{base_image_id}", install)
+    changes = ["USER 65534:65534", "WORKDIR /workspace", 'CMD ["sleep", "infinity"]']
+    return commit_image(client, base_image_id, install, key=key, repository=REPOSITORY, label=LABEL, changes=changes)
+
+
+def commit_image(client, base_image_id: str, commands: list[str], *, key: str, repository: str, label: str,
+                 changes: list[str], mounts: list | None = None, fix: str | None = None) -> DerivedImage:
+    """``repository:key``: a container of the base with ``commands`` run in it as root (network, the host's CA
+    bound in, ``mounts`` too), committed with ``changes``; reused while an image with that key label is here."""
     import docker
     from docker.types import Mount
 
     started = time.monotonic()
-    key = content_key(f"docker:{base_image_id}", install)
-    tag = f"{REPOSITORY}:{key}"
+    tag = f"{repository}:{key}"
     with _build_lock(key):
         with contextlib.suppress(docker.errors.ImageNotFound):
             found = client.images.get(tag)
-            if found.labels.get(f"{LABEL}.key") == key:
+            if found.labels.get(f"{label}.key") == key:
                 return DerivedImage(key, found.id, False, time.monotonic() - started)
-        mounts = [Mount(str(HOST_CA), str(HOST_CA), type="bind", read_only=True)] if HOST_CA.is_file() else []
+        binds = [Mount(str(HOST_CA), str(HOST_CA), type="bind", read_only=True)] if HOST_CA.is_file() else []
         container = client.containers.run(base_image_id, command=["sleep", "infinity"], init=True, user="0:0",
                                           detach=True, name=f"nsb-build-{key}-{uuid.uuid4().hex[:6]}",
-                                          mounts=mounts, labels={f"{LABEL}.build": key})
+                                          mounts=[*binds, *(mounts or [])], labels={f"{label}.build": key})
         try:
-            for index, command in enumerate(install):
+            for index, command in enumerate(commands):
                 code, output = container.exec_run(["sh", "-c", command], user="0:0", environment=BUILD_ENV)
                 if code != 0:
-                    raise _failed(index, command, code, output.decode(errors="replace"))
-            changes = ["USER 65534:65534", "WORKDIR /workspace", 'CMD ["sleep", "infinity"]',
-                       f"LABEL {LABEL}.key={key}", f"LABEL {LABEL}.base={base_image_id}"]
-            image = container.commit(repository=REPOSITORY, tag=key, changes=changes)
+                    raise _failed(index, command, code, output.decode(errors="replace"), *([fix] if fix else []))
+            image = container.commit(repository=repository, tag=key, changes=[
+                *changes, f"LABEL {label}.key={key}", f"LABEL {label}.base={base_image_id}"])
         finally:
             with contextlib.suppress(docker.errors.NotFound):
                 container.remove(force=True)

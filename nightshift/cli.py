@@ -268,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
                                                 "bubblewrap and a docker image; skipped when nothing changed")
     base_image.add_arguments(image)
     image.set_defaults(fn=base_image.run)
+    from nightshift.deployments.docker_pool import add_commands as add_docker_pool_commands
+
+    add_docker_pool_commands(sub)  # docker-pool, docker-worker
     args = parser.parse_args(argv)
     if args.command in ("validate-suite", "import-suite", "view", "plugins"):
         return args.fn(args, console)

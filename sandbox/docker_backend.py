@@ -11,7 +11,9 @@ process of that uid" is exactly "every process the trial started": when a comman
 or at its timeout, the host kills them through the container's cgroup, sparing init and ``sleep``
 (which also works when a fork bomb leaves no room for one more process). Every container carries
 org.nightshift.* labels (sandbox id, run, trial, owner host/pid) for the reaper. The engine must run
-on this host: the workspace is a bind mount and the kill goes through the host's cgroup files.
+on this host: the workspace is a bind mount and the kill goes through the host's cgroup files. In a
+shard container (deployments/docker_pool.py) the host's paths, pids and cgroups are shared with it, and
+the sandbox root must propagate mounts to the host (sandbox/propagation.py), or the backend refuses.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.command import COMMAND_INSIDE, RUN_INSIDE, prepare, write_command
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.docker_image import resolve_image
-from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders
+from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
 from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
 from nightshift.sandbox.output import CappedBuffer
 from nightshift.sandbox.owner import Owner
+from nightshift.sandbox.propagation import engine_sees_mounts_error
 from nightshift.sandbox.seccomp import docker_profile
 from nightshift.sandbox.sidecars import remove_sidecars, start_sidecars
 
@@ -191,6 +194,8 @@ class DockerBackend:
         self.client = docker_engine("sandbox.backend 'docker'", "start dockerd, or use backend 'bubblewrap'",
                                     timeout_s=120, pool=64)  # one connection per trial thread
         self.image = image
+        if image is not None and (why := engine_sees_mounts_error(sandbox_root())):
+            raise RuntimeError(why)  # in a shard container (deployments/docker_pool.py), before any trial starts
         self.image_id = resolve_image(self.client, image) if image is not None else None
         self.accounts = _image_accounts(self.client.api, self.image_id) if self.image_id else ("", "")
         self._images: dict[str, tuple[str, tuple[str, str], dict[str, str]]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -31,6 +32,12 @@ def test_prefect_yaml_deploys_the_shard_flow() -> None:
     assert "schedules" not in shard  # only the parent starts shards
     module, name = shard["entrypoint"].rsplit(".", 1)
     assert getattr(importlib.import_module(module), name).name == "nightly-shard"
+    docker = deployments["docker"]  # the same flow on the docker pool, in the image's installed package
+    assert docker["entrypoint"] == shard["entrypoint"] and docker["work_pool"]["name"] == "nightshift-docker"
+    assert docker["pull"] == [{"prefect.deployments.steps.set_working_directory": {"directory": "/srv/nightshift"}}]
+    project = yaml.safe_load((REPO / "nightshift" / "templates" / "project" / "prefect.yaml").read_text().replace(
+        "@PROJECT@", "p"))
+    assert {d["name"]: d for d in project["deployments"]}["docker"] == docker  # nightshift init writes the same
 
 
 @pytest.mark.parametrize("kind", ["docker", "kubernetes"])
@@ -39,7 +46,8 @@ def test_job_templates_declare_every_variable_they_use(kind: str) -> None:
     used = set(re.findall(r"{{\s*(\w+)\s*}}", json.dumps(template["job_configuration"])))
     declared = set(template["variables"]["properties"])
     assert used <= declared, f"{kind}.json uses undeclared variables {used - declared}"
-    assert template["variables"]["properties"]["image"]["default"] == "nightshift:latest"
+    image = {"docker": "nightshift/worker:latest", "kubernetes": "nightshift:latest"}[kind]
+    assert template["variables"]["properties"]["image"]["default"] == image
     assert "NIGHTSHIFT_API_KEY" not in json.dumps(template["variables"]["properties"]["env"]["default"])
 
 
@@ -73,3 +81,44 @@ def test_the_shard_flow_does_not_import_the_parent_flow() -> None:
     code = ("import sys, nightshift.flows.shards; "
             "assert 'nightshift.flows.nightly_eval' not in sys.modules, 'shards imports nightly_eval'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+
+
+def test_the_docker_pool_template_is_what_the_docker_worker_accepts(tmp_path: Path) -> None:
+    """Rendered as prefect-docker's worker renders it: the pinned id, the shared folders, the sandbox root rshared."""
+    import asyncio
+
+    from prefect_docker.worker import DockerWorkerJobConfiguration
+
+    from nightshift.deployments.docker_pool import pool_template
+
+    image, root = "sha256:" + "ab" * 32, tmp_path / "sandboxes"
+    template = pool_template(image, [tmp_path / "project", tmp_path / "project"], root)
+    config = asyncio.run(DockerWorkerJobConfiguration.from_template_and_values(template, {}))
+    assert config.image == image and config.image_pull_policy == "Never"
+    assert f"{tmp_path / 'project'}:{tmp_path / 'project'}" in config.volumes  # once, at the same path
+    assert "/var/run/docker.sock:/var/run/docker.sock" in config.volumes
+    assert config.network_mode == "host" and not config.privileged
+    kwargs = config.container_create_kwargs
+    assert kwargs["pid_mode"] == "host" and kwargs["cap_add"] == ["SYS_ADMIN"]
+    assert kwargs["mounts"] == [{"Type": "bind", "Source": str(root), "Target": str(root),
+                                 "BindOptions": {"Propagation": "rshared"}}]
+    assert config.env["NIGHTSHIFT_SANDBOX_ROOT"] == str(root) and config.env["NIGHTSHIFT_WORKER_IMAGE"] == image
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="bind mounts need root")
+def test_prepare_host_makes_the_sandbox_root_a_shared_mount(tmp_path: Path) -> None:
+    import subprocess
+
+    from nightshift.deployments.docker_pool import prepare_host
+    from nightshift.sandbox.propagation import is_shared_mount, propagates
+
+    root = tmp_path / "sandboxes"
+    root.mkdir()
+    assert not is_shared_mount(root)
+    try:
+        assert "made" in prepare_host(root)[-1] and is_shared_mount(root) and propagates(root / "some-sandbox")
+        assert prepare_host(root) == []  # already prepared: nothing to do
+        subprocess.run(["mount", "--make-private", str(root)], check=True)
+        assert not is_shared_mount(root) and not propagates(root)
+    finally:
+        subprocess.run(["umount", "-l", str(root)], capture_output=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -26,22 +25,16 @@ import pyarrow.parquet as pq
 import pytest
 
 import nightshift
+from nightshift.deployments.worker_image import build_wheel
 from tests.conftest import BUILTIN, REPO, free_port
 
-_NOT_SOURCE = shutil.ignore_patterns(".venv", ".git", "runs", ".nightshift", "build", "dist", "*.egg-info",
-                                     "__pycache__", "test-output", ".pytest_cache", ".ruff_cache")
 # raise on import: if anything imported the project's own modules instead of nightshift's, the command fails
 SHADOW = "raise ImportError('the project\\'s own {} module was imported instead of nightshift\\'s')\n"
 
 
 def _wheel(tmp: Path) -> Path:
-    """Build the wheel from a copy of the source (the build writes build/ and egg-info next to it)."""
-    src = tmp / "src"
-    shutil.copytree(REPO, src, ignore=_NOT_SOURCE)
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp / "dist"),
-                    str(src)], check=True, capture_output=True, text=True)
-    (wheel,) = (tmp / "dist").glob("nightshift-*.whl")
-    return wheel
+    """The wheel as the worker image builds it: from a clean copy of the source."""
+    return build_wheel(REPO, tmp / "dist")
 
 
 def _fresh_venv(tmp: Path, wheel: Path) -> Path:

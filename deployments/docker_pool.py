@@ -1,0 +1,172 @@
+"""Shards on a Prefect docker work pool: the pool, its worker image, and the host each docker worker runs on.
+
+    nightshift docker-pool [--share DIR ...]    # once, where the Prefect API is reachable: build the worker
+                                                # image, create the pool with it pinned by id, deploy the shard
+    nightshift docker-worker [--limit 1]        # on every worker machine: prepare the host, start the worker
+
+The pool's job template (deployments/templates/docker.json) runs each shard flow run in a container of
+the worker image with host networking (the Prefect API, the model endpoint and the quota store are where
+the host has them) and the host paths below at the same path, so the docker sandbox backend inside it
+starts every trial's sandbox as a sibling container exactly as it does on the host:
+
+* the shared folders (``--share``: the project folder with its experiments, suites and runs/);
+* the sandbox root, with rshared propagation (a mount in container_create_kwargs): a sandbox's quota
+  disk is loop-mounted by the shard and must be seen by the engine, which bind-mounts its workspace;
+  the host side must be a shared mount (``prepare_host`` makes it one);
+* the docker socket, /dev (loop devices), the host's cgroup tree, the host-wide uid leases and
+  timing-slot locks (sandbox/uids.py, gpu/pool.py), so that shards on one host never share a uid or a slot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from nightshift.resources import package_path
+from nightshift.sandbox.propagation import is_shared_mount
+
+POOL = "nightshift-docker"
+DEPLOYMENT = "nightly-shard/docker"
+SANDBOX_ROOT = Path("/srv/nightshift/sandboxes")
+HOST_FOLDERS = (Path("/run/nightshift"), Path("/tmp/nightshift-gpu"))  # host-wide leases and slot locks
+
+
+class DockerPoolError(RuntimeError):
+    """The pool or a worker host cannot be set up; the message names the fix."""
+
+
+def template_path() -> Path:
+    return Path(package_path("nightshift.deployments", "templates")) / "docker.json"
+
+
+def pool_template(image_id: str, shared: list[Path], sandbox_root: Path = SANDBOX_ROOT) -> dict:
+    """The docker.json template with the worker image pinned by id, these folders shared at the same path."""
+    template = copy.deepcopy(json.loads(template_path().read_text()))
+    props = template["variables"]["properties"]
+    props["image"]["default"] = image_id
+    props["image_pull_policy"]["default"] = "Never"  # a local id: there is nothing to pull it from
+    props["env"]["default"] = {**props["env"]["default"], "NIGHTSHIFT_SANDBOX_ROOT": str(sandbox_root),
+                               "NIGHTSHIFT_WORKER_IMAGE": image_id}
+    volumes = [v for v in props["volumes"]["default"] if not v.startswith("/srv/nightshift/runs:")]
+    props["volumes"]["default"] = volumes + [f"{p}:{p}" for p in sorted({Path(p).resolve() for p in shared})]
+    kwargs = props["container_create_kwargs"]["default"]
+    kwargs["mounts"] = [{"Type": "bind", "Source": str(sandbox_root), "Target": str(sandbox_root),
+                         "BindOptions": {"Propagation": "rshared"}}]  # volumes accept only ro/rw
+    return template
+
+
+def create_pool(url: str, name: str, template: dict) -> None:
+    """Create the work pool, or replace its job template (the image id changes with the checkout)."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.actions import WorkPoolCreate, WorkPoolUpdate
+    from prefect.exceptions import ObjectAlreadyExists
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with temporary_settings(updates={PREFECT_API_URL: url}), get_client(sync_client=True) as client:
+        try:
+            client.create_work_pool(WorkPoolCreate(name=name, type="docker", base_job_template=template))
+        except ObjectAlreadyExists:
+            client.update_work_pool(name, WorkPoolUpdate(base_job_template=template))
+
+
+def prepare_host(sandbox_root: Path = SANDBOX_ROOT) -> list[str]:
+    """Make this host ready for shard containers: the folders they share exist, the sandbox root is a shared
+    mount (a bind mount of itself, made shared) so their quota disks reach the engine. Returns what it did."""
+    done = []
+    for folder in (sandbox_root, *HOST_FOLDERS):
+        if not folder.is_dir():
+            folder.mkdir(parents=True)
+            done.append(f"created {folder}")
+    if not is_shared_mount(sandbox_root):
+        if os.geteuid() != 0:
+            raise DockerPoolError(f"{sandbox_root} must be a shared mount for shard containers (their sandboxes' "
+                                  f"quota disks are mounted there): run nightshift docker-worker as root, or "
+                                  f"mount --bind {sandbox_root} {sandbox_root} && mount --make-shared {sandbox_root}")
+        for args in (["mount", "--bind", str(sandbox_root), str(sandbox_root)],
+                     ["mount", "--make-shared", str(sandbox_root)]):
+            subprocess.run(args, check=True, capture_output=True)
+        done.append(f"made {sandbox_root} a shared bind mount")
+    return done
+
+
+def _base_image_id() -> str:
+    from nightshift.sandbox.images import latest_build
+
+    build = latest_build()
+    if build is None or not build.image_id:
+        raise DockerPoolError("no sandbox base image here: run nightshift build-image first (the worker image is "
+                              "built on it)")
+    return build.image_id
+
+
+def _deploy_shard(url: str, project: Path) -> None:
+    """Apply the prefect.yaml deployment of the docker shard (nightly-shard/docker) from ``project``."""
+    from nightshift.deployments.server import QUIET_ENV
+
+    if not (project / "prefect.yaml").is_file():
+        raise DockerPoolError(f"no prefect.yaml in {project}: run from the project folder (nightshift init writes one)")
+    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": url}
+    done = subprocess.run([sys.executable, "-m", "prefect", "--no-prompt", "deploy", "--name", "docker"], env=env,
+                          cwd=project, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise DockerPoolError(f"prefect deploy --name docker in {project} failed (its prefect.yaml needs the "
+                              f"'docker' deployment of nightshift.flows.shards.nightly_shard):\n"
+                              f"{done.stdout[-1500:]}{done.stderr[-1500:]}")
+
+
+def pool_command(args: argparse.Namespace) -> int:
+    from nightshift.deployments.server import ensure_server
+    from nightshift.deployments.worker_image import build_worker_image
+    from nightshift.sandbox.docker_engine import docker_engine
+
+    url = os.environ.get("PREFECT_API_URL") or ensure_server(port=args.port)
+    client = docker_engine("nightshift docker-pool builds the worker image", "start dockerd")
+    print(f"worker image: building or reusing it from {Path.cwd()} ...", file=sys.stderr, flush=True)
+    image = build_worker_image(client, _base_image_id())
+    client.images.get(image.image_id).tag("nightshift/worker", "latest")
+    project = Path.cwd()
+    shared = args.share or [project]
+    create_pool(url, args.name, pool_template(image.image_id, shared, args.sandbox_root))
+    if not args.no_deploy:
+        _deploy_shard(url, project)
+    how = "built" if image.built else "reused"
+    print(f"worker image {image.image_id} ({how}, key {image.key}, code {image.code_version})\n"
+          f"work pool {args.name}: shards share {', '.join(str(p) for p in shared)} and {args.sandbox_root}\n"
+          f"next, on each worker machine (same image: docker save | docker load): nightshift docker-worker --pool "
+          f"{args.name}\nand in the experiment: shards: {{count: N, deployment: {DEPLOYMENT}}}, "
+          f"sandbox.backend: docker")
+    return 0
+
+
+def worker_command(args: argparse.Namespace) -> int:
+    for line in prepare_host(args.sandbox_root):
+        print(line, file=sys.stderr)
+    command = [sys.executable, "-m", "prefect", "worker", "start", "--pool", args.pool, "--type", "docker",
+               "--limit", str(args.limit), *(["--name", args.name] if args.name else [])]
+    print("starting: " + " ".join(command[1:]), file=sys.stderr, flush=True)
+    os.execv(sys.executable, command)  # the worker itself, in the foreground (a service manager keeps it running)
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    pool = sub.add_parser("docker-pool", help="build the shard worker image from this checkout and create the "
+                                              "Prefect docker work pool that runs shards in it (docs/SCALING.md)")
+    pool.add_argument("--name", default=POOL, help=f"work pool name (default {POOL})")
+    pool.add_argument("--share", action="append", type=Path, metavar="DIR",
+                      help="a host folder shard containers see at the same path (repeatable; default: this "
+                           "project folder, which holds the experiments, suites and runs/)")
+    pool.add_argument("--sandbox-root", type=Path, default=SANDBOX_ROOT, help=f"default {SANDBOX_ROOT}")
+    pool.add_argument("--port", type=int, help="the local Prefect server's port (without PREFECT_API_URL)")
+    pool.add_argument("--no-deploy", action="store_true", help="do not apply the docker shard deployment")
+    pool.set_defaults(fn=pool_command)
+    worker = sub.add_parser("docker-worker", help="prepare this host for shard containers (root) and start a "
+                                                  "Prefect docker worker on the pool")
+    worker.add_argument("--pool", default=POOL)
+    worker.add_argument("--limit", type=int, default=1, help="shards at once on this machine (default 1)")
+    worker.add_argument("--name", help="worker name (default: Prefect's)")
+    worker.add_argument("--sandbox-root", type=Path, default=SANDBOX_ROOT, help=f"default {SANDBOX_ROOT}")
+    worker.set_defaults(fn=worker_command)

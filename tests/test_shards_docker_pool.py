@@ -1,0 +1,181 @@
+"""A sharded night on a Prefect docker work pool, as an operator runs it: `nightshift docker-pool` builds the
+worker image from this checkout (pinned by id) and creates the pool; two `nightshift docker-worker`s run the
+shard flow runs in containers of that image. The containers reach the same Prefect server, write into the same
+run folder and trial cache, draw from the same Redis quota store, read the key from a Prefect Secret block
+(never a parameter), and start every trial's sandbox as a sibling container through the docker backend."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+import pytest
+from prefect.blocks.system import Secret
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
+
+from nightshift.deployments.docker_pool import pool_template
+from nightshift.deployments.server import QUIET_ENV
+from nightshift.flows.nightly_eval import nightly_eval
+from nightshift.sandbox.propagation import is_shared_mount
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulator
+from nightshift.simulator.request_log import read_log
+from tests.conftest import BUILTIN, REPO, free_port
+from tests.redis_support import RedisServer
+from tests.sandbox_support import backend_image, leftovers, make_backend
+
+RPM = 600
+CASES = sorted(p.name for p in BUILTIN.iterdir() if (p / "case.toml").is_file())[:6]
+SECRET = "shard-docker-test-key"
+
+
+def nightshift(*args: str, env: dict, cwd: Path, log: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "nightshift.cli", *args], env=env, cwd=cwd,
+                            stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, 15)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def docker_night(prefect_server: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    make_backend("docker")  # fails under NIGHTSHIFT_REQUIRE_BACKENDS when docker cannot run here
+    image = backend_image("docker")
+    tmp = tmp_path_factory.mktemp("docker-pool")
+    tmp.chmod(0o755)
+    project, sandboxes = tmp / "project", tmp / "sandboxes"
+    project.mkdir()
+    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": prefect_server, "PREFECT_WORKER_QUERY_SECONDS": "1"}
+    pool = subprocess.run([sys.executable, "-m", "nightshift.cli", "docker-pool", "--share", str(project),
+                           "--sandbox-root", str(sandboxes)], env=env, cwd=REPO, capture_output=True, text=True)
+    assert pool.returncode == 0, pool.stdout + pool.stderr
+    Secret(value="sk-docker-shards").save(SECRET, overwrite=True)
+    redis = RedisServer(free_port(), tmp).start()
+    log = tmp / "requests.jsonl"
+    config = SimulatorConfig(latency_ms=5, requests_per_minute=RPM, tokens_per_minute=10_000_000, burst_s=5)
+    workers: list[subprocess.Popen] = []
+    try:
+        with running_simulator(config, [BUILTIN], log) as url:
+            exp = project / "sharded.yaml"
+            exp.write_text(f"""
+name: docker-sharded
+cases: {CASES}
+variants: [{{name: strong, model: sim-strong}}, {{name: weak, model: sim-weak}}]
+seeds: [1, 2]
+concurrency: 6
+sandbox: {{backend: docker, image: "{image}"}}
+model: {{base_url: "{url}", api_key_env: NIGHTSHIFT_DOCKER_SHARD_UNSET, api_key_secret: {SECRET},
+        requests_per_minute: {RPM}, quota_store: "{redis.url}"}}
+shards: {{count: 2, deployment: nightly-shard/docker, poll_s: 1}}
+schedule: {{history: none}}
+output_dir: runs
+""")
+            workers = [nightshift("docker-worker", "--name", f"docker-worker-{i}", "--sandbox-root", str(sandboxes),
+                                  env=env, cwd=project, log=tmp / f"worker-{i}.log") for i in (1, 2)]
+            started = time.monotonic()
+            summary = nightly_eval(experiment_file=str(exp))
+            wall = time.monotonic() - started
+    finally:
+        for worker in workers:
+            stop(worker)
+        redis.stop()
+    with get_client(sync_client=True) as client:
+        children = client.read_flow_runs(deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=["docker"])))
+    run_dir = Path(summary["run_dir"])
+    yield {"summary": summary, "log": read_log(log), "run_dir": run_dir, "wall": wall, "pool": pool.stdout,
+           "children": [c for c in children if run_dir.name in c.name], "sandboxes": sandboxes, "tmp": tmp}
+    subprocess.run(["umount", "-l", str(sandboxes)], capture_output=True)
+
+
+def test_the_pool_pins_the_worker_image_by_id(docker_night: dict) -> None:
+    pinned = docker_night["pool"].split()[2]  # "worker image sha256:... (built|reused, ...)"
+    assert pinned.startswith("sha256:") and len(pinned) == 71
+    template = pool_template(pinned, [docker_night["tmp"] / "project"], docker_night["sandboxes"])
+    assert template["variables"]["properties"]["image"]["default"] == pinned
+    records = [json.loads(p.read_text()) for p in (docker_night["run_dir"] / "shards").glob("*.json")]
+    assert len(records) == 2 and {r["image"] for r in records} == {pinned}
+    # each shard ran in its own container of that image, with the parent's code (so the same trial ids)
+    assert len({r["container"] for r in records}) == 2 and all(len(r["container"] or "") == 64 for r in records)
+    manifest = json.loads((docker_night["run_dir"] / "manifest.json").read_text())
+    assert {r["code_version"] for r in records} == {manifest["code_version"]}
+
+
+def test_two_docker_workers_ran_one_shard_each_at_once(docker_night: dict) -> None:
+    records = [json.loads(p.read_text()) for p in (docker_night["run_dir"] / "shards").glob("*.json")]
+    assert sorted(r["worker"] for r in records) == ["docker-worker-1", "docker-worker-2"]
+    assert sum(r["trials"] for r in records) == sum(r["with_result"] for r in records) == len(CASES) * 4
+    first, second = sorted(records, key=lambda r: r["started_at"])
+    assert second["started_at"] < first["finished_at"], "the two shards did not overlap"
+    children = docker_night["children"]
+    assert len(children) == 2 and all(c.state.is_completed() for c in children)
+
+
+def test_every_trial_ran_once_in_a_docker_sandbox(docker_night: dict) -> None:
+    parquet = docker_night["summary"]["parquet"]
+    rows = duckdb.sql(f"SELECT case_id, model, seed, model_calls, rate_limited, status FROM '{parquet}'").fetchall()
+    assert len(rows) == len(CASES) * 4 == len({r[:3] for r in rows})
+    assert {r[5] for r in rows} <= {"resolved", "failed"}, Counter(r[5] for r in rows)
+    manifest = json.loads((docker_night["run_dir"] / "manifest.json").read_text())
+    assert "docker" in json.dumps(manifest["sandbox_identity"])  # the shards refuse any other identity
+    served = Counter((r["case_id"], r["model"], r["seed"]) for r in docker_night["log"]
+                     if r["case_id"] and r["status"] == 200)
+    assert served == {(c, m, s): calls - limited for c, m, s, calls, limited, *_ in rows}
+    # the shared Redis buckets kept both shards under the quota
+    rejected = sum(r["status"] == 429 for r in docker_night["log"] if r["case_id"])
+    assert rejected <= 0.01 * len(docker_night["log"])
+
+
+def test_no_sandbox_is_left_on_the_host(docker_night: dict) -> None:
+    assert is_shared_mount(docker_night["sandboxes"])  # docker-worker made the sandbox root a shared mount
+    left = [p.name for p in docker_night["sandboxes"].iterdir()]
+    assert not left, f"sandbox folders left: {left}"
+    assert not [line for line in Path("/proc/self/mounts").read_text().splitlines()
+                if str(docker_night["sandboxes"]) + "/" in line]
+    assert all(not leftovers(name) for name in left)
+
+
+def test_a_shard_that_cannot_start_fails_the_night_and_keeps_what_finished(docker_night: dict, prefect_server: str
+                                                                          ) -> None:
+    """A worker that cannot start the shard's container (its image is gone) crashes the shard; the parent ends
+    failed naming it, instead of a 'completed' night with trials silently missing."""
+    from nightshift.deployments.docker_pool import POOL, create_pool
+    from nightshift.flows.shards import ShardError
+
+    tmp, project, sandboxes = docker_night["tmp"], docker_night["tmp"] / "project", docker_night["sandboxes"]
+    create_pool(prefect_server, POOL, pool_template("sha256:" + "0" * 64, [project], sandboxes))
+    exp = project / "broken.yaml"
+    exp.write_text(f"""
+name: docker-broken
+cases: {CASES[:1]}
+variants: [{{name: strong, model: sim-strong}}]
+seeds: [1]
+sandbox: {{backend: docker, image: "{backend_image('docker')}"}}
+shards: {{count: 1, deployment: nightly-shard/docker, poll_s: 1, retries: 0}}
+schedule: {{history: none}}
+output_dir: runs
+""")
+    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": prefect_server, "PREFECT_WORKER_QUERY_SECONDS": "1"}
+    worker = nightshift("docker-worker", "--name", "docker-worker-broken", "--sandbox-root", str(sandboxes),
+                        env=env, cwd=project, log=tmp / "worker-broken.log")
+    try:
+        with pytest.raises(ShardError, match=r"1 of 1 shards did not complete: shard 1 ended CRASHED.*1 trials have "
+                                             r"no result"):
+            nightly_eval(experiment_file=str(exp))
+    finally:
+        stop(worker)
+    (run_dir,) = (project / "runs").glob("docker-broken-*")
+    assert (run_dir / "results.parquet").is_file() and (run_dir / "report.md").is_file()
