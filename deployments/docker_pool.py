@@ -127,7 +127,7 @@ def pool_command(args: argparse.Namespace) -> int:
     url = os.environ.get("PREFECT_API_URL") or ensure_server(port=args.port)
     client = docker_engine("nightshift docker-pool builds the worker image", "start dockerd")
     print(f"worker image: building or reusing it from {Path.cwd()} ...", file=sys.stderr, flush=True)
-    image = build_worker_image(client, _base_image_id())
+    image = build_worker_image(client, _base_image_id(), args.wheel)
     client.images.get(image.image_id).tag("nightshift/worker", "latest")
     project = Path.cwd()
     shared = args.share or [project]
@@ -161,6 +161,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                            "project folder, which holds the experiments, suites and runs/)")
     pool.add_argument("--sandbox-root", type=Path, default=SANDBOX_ROOT, help=f"default {SANDBOX_ROOT}")
     pool.add_argument("--port", type=int, help="the local Prefect server's port (without PREFECT_API_URL)")
+    pool.add_argument("--wheel", type=Path, help="the nightshift wheel installed here (default: build one from "
+                                                 "the checkout nightshift runs from)")
     pool.add_argument("--no-deploy", action="store_true", help="do not apply the docker shard deployment")
     pool.set_defaults(fn=pool_command)
     worker = sub.add_parser("docker-worker", help="prepare this host for shard containers (root) and start a "

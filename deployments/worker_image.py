@@ -42,6 +42,15 @@ WORKDIR = "/srv/nightshift"
 WHEELS_INSIDE = "/tmp/nightshift-wheel"
 
 
+# run in the image after the install: a shard whose code differs would have other trial ids
+CHECK_CODE = """import sys
+from nightshift.experiment.manifest import code_version
+if code_version() != sys.argv[1]:
+    sys.exit(f"this image computes code version {code_version()}, the host {sys.argv[1]}: "
+             "the wheel is not the nightshift installed there")
+"""
+
+
 class WorkerImageError(RuntimeError):
     """The worker image cannot be built here; the message says why and what to do."""
 
@@ -60,8 +69,8 @@ def checkout_root() -> Path:
     root = Path(nightshift.__file__).resolve().parent.parent
     project = root / "pyproject.toml"
     if not project.is_file() or 'name = "nightshift"' not in project.read_text():
-        raise WorkerImageError(f"nightshift runs from {root}, not from a source checkout: the worker image is built "
-                               f"from the checkout's own wheel. Run it from a checkout (pip install -e .)")
+        raise WorkerImageError(f"nightshift runs from {root}, not from a source checkout: pass --wheel with the "
+                               f"nightshift wheel installed here, or run from a checkout (pip install -e .)")
     return root
 
 
@@ -112,17 +121,19 @@ def content_key(base_image_id: str, wheel_sha: str, pins: list[str]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def build_worker_image(client, base_image_id: str) -> WorkerImage:
-    """``nightshift/worker:<key>`` for this checkout on ``base_image_id``: reused, or built now (a few minutes)."""
+def build_worker_image(client, base_image_id: str, wheel: Path | None = None) -> WorkerImage:
+    """``nightshift/worker:<key>`` for this checkout (or ``wheel``: the one installed here) on ``base_image_id``:
+    reused, or built now (a minute or two). The image must compute this process's code version, or the build fails."""
     from docker.types import Mount
 
     from nightshift.experiment.manifest import code_version
 
-    root = checkout_root()
+    here = code_version()
     with tempfile.TemporaryDirectory(prefix="nightshift-wheel-") as folder:
         out = Path(folder)
         out.chmod(0o755)
-        wheel = build_wheel(root, out)
+        wheel = build_wheel(checkout_root(), out) if wheel is None else Path(shutil.copy(wheel, out / wheel.name))
+        (out / "check_code.py").write_text(CHECK_CODE)
         pins = constraints()
         (out / "constraints.txt").write_text("\n".join(pins) + "\n")
         key = content_key(base_image_id, wheel_digest(wheel), pins)
@@ -131,15 +142,15 @@ def build_worker_image(client, base_image_id: str) -> WorkerImage:
             + " >/dev/null && rm -rf /var/lib/apt/lists/*",
             f"python3 -m venv {VENV}",
             f"{VENV}/bin/pip install -q -c {WHEELS_INSIDE}/constraints.txt '{WHEELS_INSIDE}/{wheel.name}[{EXTRAS}]'",
-            f"{VENV}/bin/python -c 'import nightshift.flows.shards, prefect_docker'",
+            f"{VENV}/bin/python {WHEELS_INSIDE}/check_code.py {here}",
             f"mkdir -p {WORKDIR}",
         ]
         changes = [f"ENV PATH={VENV}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
                    "ENV HOME=/root", "ENV DO_NOT_TRACK=1", "ENV PREFECT_SERVER_ANALYTICS_ENABLED=false",
                    "USER 0:0", f"WORKDIR {WORKDIR}", 'CMD ["prefect", "version"]',
-                   f"LABEL {LABEL}.code-version={code_version()}"]
+                   f"LABEL {LABEL}.code-version={here}"]
         built = commit_image(client, base_image_id, commands, key=key, repository=REPOSITORY, label=LABEL,
                              changes=changes, mounts=[Mount(WHEELS_INSIDE, str(out), type="bind", read_only=True)],
                              fix="the worker image installs this checkout's wheel with the environment's pins: "
                                  "check the network to PyPI and Debian, and that pip install -e . works here")
-    return WorkerImage(key, built.image, built.built, built.seconds, code_version())
+    return WorkerImage(key, built.image, built.built, built.seconds, here)
