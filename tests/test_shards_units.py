@@ -46,8 +46,7 @@ def test_job_templates_declare_every_variable_they_use(kind: str) -> None:
     used = set(re.findall(r"{{\s*(\w+)\s*}}", json.dumps(template["job_configuration"])))
     declared = set(template["variables"]["properties"])
     assert used <= declared, f"{kind}.json uses undeclared variables {used - declared}"
-    image = {"docker": "nightshift/worker:latest", "kubernetes": "nightshift:latest"}[kind]
-    assert template["variables"]["properties"]["image"]["default"] == image
+    assert template["variables"]["properties"]["image"]["default"] == "nightshift/worker:latest"
     assert "NIGHTSHIFT_API_KEY" not in json.dumps(template["variables"]["properties"]["env"]["default"])
 
 
