@@ -3,7 +3,7 @@
 Trials come from an experiment file (cases × variants × seeds) or ``--trials N``; their durations,
 tokens and requests from last night's Parquet (``--history``, per case) or flat figures
 (``--minutes-per-trial``, ``--tokens-per-trial``, ``--requests-per-trial``). Flags override the
-experiment file's concurrency, quota (× share) and GPU cards.
+experiment file's concurrency, quota (× share) and timing slots (GPU cards, else reserved CPU cores).
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def report(loads: list[TrialLoad], capacity: Capacity, deadline_s: float, start:
              f"  per trial: {span(mean)} mean, longest {span(max(t.duration_s for t in loads))} "
              f"({where}); {sum(t.tokens for t in loads) / n:,.0f} tokens, {sum(t.requests for t in loads) / n:.1f} "
              f"requests",
-             f"  quota: {quota}; GPU cards: {capacity.gpu_cards}",
+             f"  quota: {quota}; timing slots: {capacity.gpu_cards}",
              f"  to finish by the deadline the night needs {sum(t.tokens for t in loads) / (deadline_s / 60):,.0f} "
              f"tokens/min and {sum(t.requests for t in loads) / (deadline_s / 60):,.1f} requests/min on average", ""]
     needed = concurrency_needed(loads, capacity, deadline_s)
@@ -173,7 +173,7 @@ def add_plan_command(sub: argparse._SubParsersAction) -> None:
     """Register `nightshift plan` on the CLI's subparsers."""
     p = sub.add_parser("plan", help="concurrency needed, binding constraint and predicted finish of a night")
     p.add_argument("--experiment", metavar="FILE", help="count trials (cases × variants × seeds) and read "
-                   "concurrency, quota and GPU cards from this experiment file; its newest earlier run is the "
+                   "concurrency, quota and timing slots from this experiment file; its newest earlier run is the "
                    "history unless --history or --minutes-per-trial is given")
     p.add_argument("--trials", type=int, help="number of trials (default: the experiment's, or the history's rows)")
     p.add_argument("--history", nargs="+", metavar="PARQUET", help="last night's results.parquet (or run "

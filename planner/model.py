@@ -37,7 +37,7 @@ class TrialLoad:
     requests: float = 0.0
     """Model requests it sends."""
     gpu_s: float = 0.0
-    """Seconds of its duration it holds one GPU card exclusively (timing steps)."""
+    """Seconds of its duration it holds one timing slot exclusively (a GPU card or a reserved CPU core)."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def lower_bounds(loads: Sequence[TrialLoad], capacity: Capacity) -> dict[str, fl
         bounds["requests/min"] = 60 * sum(t.requests for t in loads) / capacity.requests_per_minute
     gpu = sum(t.gpu_s for t in loads)
     if gpu > 0:
-        bounds["GPU cards"] = gpu / capacity.gpu_cards if capacity.gpu_cards else math.inf
+        bounds["timing slots"] = gpu / capacity.gpu_cards if capacity.gpu_cards else math.inf
     return bounds
 
 
@@ -90,7 +90,7 @@ def _speed(demand: list[float], capacity: Capacity) -> tuple[float, str | None]:
     speed, limiter = 1.0, None
     for name, supply, asked in (("tokens/min", (capacity.tokens_per_minute or 0) / 60, tokens),
                                 ("requests/min", (capacity.requests_per_minute or 0) / 60, requests),
-                                ("GPU cards", float(capacity.gpu_cards), gpu)):
+                                ("timing slots", float(capacity.gpu_cards), gpu)):
         if asked > _EPS and supply > 0 and supply / asked < speed:
             speed, limiter = supply / asked, name
     return speed, limiter

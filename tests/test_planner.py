@@ -30,9 +30,9 @@ def test_lower_bounds_name_every_constraint() -> None:
     loads = [TrialLoad(600, tokens=60_000, requests=10, gpu_s=30)] * 100
     bounds = lower_bounds(loads, Capacity(10, requests_per_minute=100, tokens_per_minute=600_000, gpu_cards=2))
     assert bounds == {"concurrency": 6000, "longest trial": 600, "tokens/min": 600, "requests/min": 600,
-                      "GPU cards": 1500}
+                      "timing slots": 1500}
     assert lower_bounds(loads, Capacity(10))["concurrency"] == 6000
-    assert lower_bounds(loads, Capacity(10))["GPU cards"] == float("inf")  # timing work and no cards
+    assert lower_bounds(loads, Capacity(10))["timing slots"] == float("inf")  # timing work and no slots
 
 
 def test_simulation_of_equal_trials_is_exact() -> None:
