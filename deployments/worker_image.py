@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-import nightshift
 from nightshift.harnesses.derived_image import commit_image
+from nightshift.resources import is_installed, package_path
 
 FORMAT = 1  # bump when the steps below change what ends up in the image
 REPOSITORY = "nightshift/worker"
@@ -65,11 +65,12 @@ class WorkerImage:
 
 
 def checkout_root() -> Path:
-    """The source checkout nightshift runs from (its pyproject.toml), or a clear error for an installed wheel."""
-    root = Path(nightshift.__file__).resolve().parent.parent
+    """The source checkout nightshift runs from (an editable install), or a clear error for an installed wheel."""
+    source = package_path("nightshift")
+    root = source.parent
     project = root / "pyproject.toml"
-    if not project.is_file() or 'name = "nightshift"' not in project.read_text():
-        raise WorkerImageError(f"nightshift runs from {root}, not from a source checkout: pass --wheel with the "
+    if is_installed(source) or not project.is_file() or 'name = "nightshift"' not in project.read_text():
+        raise WorkerImageError(f"nightshift runs from {source}, not from a source checkout: pass --wheel with the "
                                f"nightshift wheel installed here, or run from a checkout (pip install -e .)")
     return root
 
