@@ -179,3 +179,19 @@ output_dir: runs
         stop(worker)
     (run_dir,) = (project / "runs").glob("docker-broken-*")
     assert (run_dir / "results.parquet").is_file() and (run_dir / "report.md").is_file()
+
+
+def test_a_shard_container_whose_sandbox_root_does_not_propagate_is_refused(docker_night: dict) -> None:
+    """The same worker image, the sandbox root bound without rshared: the docker backend refuses before any
+    sandbox starts (each would get an empty workspace from the engine), naming the fix."""
+    image = docker_night["pool"].split()[2]
+    root = docker_night["tmp"] / "private-root"
+    root.mkdir()
+    code = ("from nightshift.sandbox.docker_backend import DockerBackend\n"
+            f"DockerBackend({backend_image('docker')!r})\n")
+    done = subprocess.run(["docker", "run", "--rm", "--pid", "host", "--network", "host",
+                           "-v", "/var/run/docker.sock:/var/run/docker.sock", "-v", f"{root}:{root}",
+                           "-e", f"NIGHTSHIFT_SANDBOX_ROOT={root}", image, "python", "-c", code],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert f"this sandbox root {root} does not propagate mounts" in done.stderr and ":rshared" in done.stderr
