@@ -91,11 +91,12 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
 
             lost: list = []
             if exp.shards:
-                lost = [o for o in run_shards(night, exp, path, run_dir, endpoint) if o.state != "COMPLETED"]
+                lost = [o for o in run_shards(night, exp, path, run_dir, endpoint, alarm=alarm)
+                        if o.state != "COMPLETED"]
             else:
                 answer(night.specs, on_disk.finished(), night.loads if night.history else None)
-                if alarm:
-                    alarm.verdict(run_dir)
+            if alarm:
+                alarm.verdict(run_dir)
             rows = assemble_rows(run_dir, specs, answer)
             served = endpoint.simulator_requests()
             try:

@@ -37,8 +37,10 @@ from prefect import flow, get_run_logger
 from nightshift.experiment.config import load_experiment
 from nightshift.experiment.manifest import RunManifest, code_version
 from nightshift.experiment.trials import expand_trials
+from nightshift.flows import live_progress
+from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
-from nightshift.flows.trial_map import run_all
+from nightshift.flows.trial_map import outcome_of, run_all
 from nightshift.graders.metric import metric_sets
 from nightshift.planner import Capacity, NightClock, TrialLoad, deal_shards
 from nightshift.planner.night import NightPlan, capacity_of
@@ -95,8 +97,11 @@ def _parent_key() -> str:
 
 
 def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, endpoint: Any,
-               parent_key: str | None = None) -> list[ShardOutcome]:
-    """Run the planned night as ``exp.shards.count`` child flow runs; returns when every shard has ended."""
+               parent_key: str | None = None, alarm: InfraAlarm | None = None) -> list[ShardOutcome]:
+    """Run the planned night as ``exp.shards.count`` child flow runs; returns when every shard has ended.
+
+    Every result a child writes is seen here as it lands: the progress artifact, the live bar of
+    ``nightshift run`` and the infra alarm (``alarm``) count it as they do in an unsharded night."""
     from prefect.artifacts import create_progress_artifact, update_progress_artifact
     from prefect.client.orchestration import get_client
     from prefect.deployments import run_deployment
@@ -138,6 +143,7 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
     total = len(plan.specs)
     progress = create_progress_artifact(progress=0.0, key="nightly-eval-progress",
                                         description=f"trials done of {total} in {count} shards")
+    live_progress.started(total, len(before & {s.trial_id for s in plan.specs}))
     pending = set(range(count))
     while pending:
         present = {p.stem for p in results.glob("*.json")} if results.is_dir() else set()
@@ -146,10 +152,16 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
             for trial in sorted(set(o.trial_ids) & present - seen[k], key=position[k].get):
                 seen[k].add(trial)
                 clocks[k].finished(position[k][trial], now, cached=trial in before)
+                if trial not in before:  # answered from rows before the night: not this night's outcome
+                    status, kind = outcome_of(run_dir, trial)
+                    live_progress.finished(status)
+                    if alarm is not None and (spike := alarm.observe(status, kind)):
+                        live_progress.eta(spike)
         done = sum(len(s) for s in seen)
         left = max(c.remaining_s(now) for c in clocks)
         line = f"trials with a result: {done}/{total} in {count} shards; ETA in {left / 60:.1f} min (planner)"
         update_progress_artifact(progress, progress=100.0 * done / total, description=line)
+        live_progress.eta(line)
         with get_client(sync_client=True) as client:
             for k in sorted(pending):
                 o = outcomes[k]

@@ -78,7 +78,7 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
             clock.finished(position[future.task_run_id], recorded_s=row.get("duration_s") if isinstance(row, dict)
                            else None)
             watched = alarm is not None or live_progress.watched()
-            outcome = _outcome(ctx.run_dir, trials[position[future.task_run_id]]) if watched else None
+            outcome = outcome_of(ctx.run_dir, trials[position[future.task_run_id]].trial_id) if watched else None
             spike = alarm.observe(*outcome) if alarm and outcome else None
             if outcome and live_progress.watched():
                 live_progress.finished(outcome[0])
@@ -95,10 +95,10 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
     return clock
 
 
-def _outcome(run_dir: Path, spec: TrialSpec) -> tuple[str, str]:
+def outcome_of(run_dir: Path, trial_id: str) -> tuple[str, str]:
     """(status, infra kind) from the trial's row; a trial without a row counts as an infra error."""
     try:
-        row = TrialResult.model_validate_json(result_path(run_dir, spec.trial_id).read_text())
+        row = TrialResult.model_validate_json(result_path(run_dir, trial_id).read_text())
     except (OSError, ValueError):
         return "infra_error", "unclassified"
     return row.status.value, row.infra_kind

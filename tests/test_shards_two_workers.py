@@ -67,6 +67,7 @@ seeds: [1, 2]
 concurrency: 8
 model: {{base_url: "{url}", api_key_env: {KEY_ENV}, requests_per_minute: {RPM}}}
 shards: {{count: 2, poll_s: 1}}
+alerts: {{infra_share: 0.5, window: 10}}
 schedule: {{history: none}}
 output_dir: out
 """)
@@ -109,6 +110,12 @@ def test_every_trial_runs_exactly_once(sharded_night: dict) -> None:
                      if r["case_id"] and r["status"] == 200)
     # a trial run twice would have twice its calls in the simulator's log
     assert served == {(case, model, seed): calls - limited for case, model, seed, calls, limited, _ in rows}
+
+
+def test_the_parent_sees_every_shard_result_for_its_infra_verdict(sharded_night: dict) -> None:
+    # the alarm and the live bar count what the children write, as in an unsharded night
+    trust = json.loads((sharded_night["run_dir"] / "trust.json").read_text())
+    assert trust["trials"] == len(CASES) * 4 and trust["trustworthy"] and trust["infra_share"] == 0
 
 
 def test_the_shards_ran_on_both_workers_at_once(sharded_night: dict) -> None:
