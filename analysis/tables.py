@@ -123,7 +123,10 @@ def print_comparison(scores: list[dict], diffs: list[dict], console: Console | N
             mt.add_row(*row)
         console.print(mt)
     if diffs:
-        dt = Table(title="Paired differences over shared cases (points)")
+        # a fraction's difference reads in points; a metric in x or s in its own unit
+        fractions = all(d.get("unit", "fraction") == "fraction" for d in diffs)
+        dt = Table(title="Paired differences over shared cases "
+                         + ("(points)" if fractions else "(points, or the metric's own unit)"))
         for col in DIFF_HEADERS:
             dt.add_column(col, justify="left" if col in ("comparison", "metric", "scope", "verdict") else "right")
         for row in diff_rows(diffs):

@@ -1,0 +1,29 @@
+"""The terminal comparison: its differences table says the unit its rows are in."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from nightshift.analysis.tables import print_comparison
+
+
+def _diff(metric: str, unit: str, diff: float) -> dict:
+    return {"variant": "b", "baseline": "a", "metric": metric, "unit": unit, "scope": "all", "cases": 4,
+            "diff": diff, "ci_low": diff - 0.1, "ci_high": diff + 0.1, "p": 0.5, "noise_floor": 0.05,
+            "mdd": 0.2, "verdict": "no real difference"}
+
+
+def _printed(diffs: list[dict]) -> str:
+    console = Console(record=True, width=200)
+    print_comparison([], diffs, console)
+    return console.export_text()
+
+
+def test_a_fraction_only_table_is_in_points() -> None:
+    out = _printed([_diff("pass_rate", "fraction", 0.1)])
+    assert "Paired differences over shared cases (points)" in out and "+10.0" in out
+
+
+def test_a_metric_in_its_own_unit_is_not_called_points() -> None:
+    out = _printed([_diff("pass_rate", "fraction", 0.1), _diff("speedup", "x", 1.5)])
+    assert "(points)" not in out and "(points, or the metric's own unit)" in out
