@@ -120,10 +120,23 @@ def _deploy_shard(url: str, project: Path) -> None:
 
 
 def pool_command(args: argparse.Namespace) -> int:
+    from nightshift.deployments.worker_image import WorkerImageError
+    from nightshift.harnesses.derived_image import InstallError
+
+    try:
+        return _make_pool(args)
+    except (DockerPoolError, WorkerImageError, InstallError, RuntimeError) as exc:
+        print(f"nightshift docker-pool: {exc}", file=sys.stderr)
+        return 2
+
+
+def _make_pool(args: argparse.Namespace) -> int:
     from nightshift.deployments.server import ensure_server
     from nightshift.deployments.worker_image import build_worker_image
     from nightshift.sandbox.docker_engine import docker_engine
 
+    if args.wheel is not None and not args.wheel.is_file():
+        raise DockerPoolError(f"--wheel {args.wheel}: no such file (the nightshift wheel installed here)")
     url = os.environ.get("PREFECT_API_URL") or ensure_server(port=args.port)
     client = docker_engine("nightshift docker-pool builds the worker image", "start dockerd")
     print(f"worker image: building or reusing it from {Path.cwd()} ...", file=sys.stderr, flush=True)
@@ -144,7 +157,18 @@ def pool_command(args: argparse.Namespace) -> int:
 
 
 def worker_command(args: argparse.Namespace) -> int:
-    for line in prepare_host(args.sandbox_root):
+    import importlib.util
+
+    if importlib.util.find_spec("prefect_docker") is None:  # else prefect would pip-install it at start
+        print("nightshift docker-worker: the docker worker is not installed here: pip install "
+              "'nightshift[docker-pool]' (prefect-docker, pinned)", file=sys.stderr)
+        return 2
+    try:
+        done = prepare_host(args.sandbox_root)
+    except (DockerPoolError, OSError, subprocess.CalledProcessError) as exc:
+        print(f"nightshift docker-worker: {exc}", file=sys.stderr)
+        return 2
+    for line in done:
         print(line, file=sys.stderr)
     command = [sys.executable, "-m", "prefect", "worker", "start", "--pool", args.pool, "--type", "docker",
                "--limit", str(args.limit), *(["--name", args.name] if args.name else [])]
