@@ -37,21 +37,6 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start(args: list[str], env: dict, cwd: Path, log: Path) -> subprocess.Popen:
-    return subprocess.Popen(args, env=env, cwd=cwd, stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, 15)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
-
-
 def _experiment(folder: Path, name: str, cases: list[str], seeds: int, image: str, url: str, redis: str,
                 deployment: str) -> Path:
     exp = folder / f"{name}.yaml"
@@ -115,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     from nightshift.simulator.config import SimulatorConfig
     from nightshift.simulator.embedded import running_simulator
     sys.path.insert(0, str(REPO))
+    from tests.process_support import start_group, stop_group, wait_for_workers
     from tests.redis_support import RedisServer
 
     build = latest_build()
@@ -141,12 +127,14 @@ def main(argv: list[str] | None = None) -> int:
             print(made.stdout.splitlines()[0], flush=True)
             Secret(value="sk-bench").save("shard-bench-key", overwrite=True)
             for i in (1, 2):
-                workers.append(_start([sys.executable, "-m", "prefect", "worker", "start", "--pool",
+                workers.append(start_group([sys.executable, "-m", "prefect", "worker", "start", "--pool",
                                        "nightshift-local", "--name", f"process-{i}", "--limit", "1"], env, REPO,
                                       tmp / f"process-{i}.log"))
-                workers.append(_start([sys.executable, "-m", "nightshift.cli", "docker-worker", "--pool", POOL,
+                workers.append(start_group([sys.executable, "-m", "nightshift.cli", "docker-worker", "--pool", POOL,
                                        "--name", f"docker-{i}", "--sandbox-root", str(sandboxes)], env, project,
                                       tmp / f"docker-{i}.log"))
+            wait_for_workers("nightshift-local", {"process-1", "process-2"}, workers)
+            wait_for_workers(POOL, {"docker-1", "docker-2"}, workers)
             config = SimulatorConfig(latency_ms=5, requests_per_minute=RPM, tokens_per_minute=10_000_000, burst_s=5)
             with running_simulator(config, [BUILTIN], tmp / "requests.jsonl") as sim:
                 for round_ in range(args.rounds):
@@ -159,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                         print(json.dumps(night), flush=True)
     finally:
         for worker in workers:
-            _stop(worker)
+            stop_group(worker)
         redis.stop()
         stop("prefect-server", tmp)
         subprocess.run(["umount", "-l", str(sandboxes)], capture_output=True)

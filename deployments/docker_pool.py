@@ -20,7 +20,6 @@ starts every trial's sandbox as a sibling container exactly as it does on the ho
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import os
 import subprocess
@@ -46,7 +45,7 @@ def template_path() -> Path:
 
 def pool_template(image_id: str, shared: list[Path], sandbox_root: Path = SANDBOX_ROOT) -> dict:
     """The docker.json template with the worker image pinned by id, these folders shared at the same path."""
-    template = copy.deepcopy(json.loads(template_path().read_text()))
+    template = json.loads(template_path().read_text())
     props = template["variables"]["properties"]
     props["image"]["default"] = image_id
     props["image_pull_policy"]["default"] = "Never"  # a local id: there is nothing to pull it from

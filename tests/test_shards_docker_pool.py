@@ -20,7 +20,7 @@ from prefect.blocks.system import Secret
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
 
-from nightshift.deployments.docker_pool import pool_template
+from nightshift.deployments.docker_pool import POOL, pool_template
 from nightshift.deployments.server import QUIET_ENV
 from nightshift.flows.nightly_eval import nightly_eval
 from nightshift.sandbox.propagation import is_shared_mount
@@ -28,6 +28,7 @@ from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator
 from nightshift.simulator.request_log import read_log
 from tests.conftest import BUILTIN, REPO, free_port
+from tests.process_support import start_group, stop_group, wait_for_workers
 from tests.redis_support import RedisServer
 from tests.sandbox_support import backend_image, leftovers, make_backend
 
@@ -37,18 +38,7 @@ SECRET = "shard-docker-test-key"
 
 
 def nightshift(*args: str, env: dict, cwd: Path, log: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "nightshift.cli", *args], env=env, cwd=cwd,
-                            stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, 15)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
+    return start_group([sys.executable, "-m", "nightshift.cli", *args], env, cwd, log)
 
 
 @pytest.fixture(scope="module")
@@ -86,12 +76,13 @@ output_dir: runs
 """)
             workers = [nightshift("docker-worker", "--name", f"docker-worker-{i}", "--sandbox-root", str(sandboxes),
                                   env=env, cwd=project, log=tmp / f"worker-{i}.log") for i in (1, 2)]
+            wait_for_workers(POOL, {"docker-worker-1", "docker-worker-2"}, workers)
             started = time.monotonic()
             summary = nightly_eval(experiment_file=str(exp))
             wall = time.monotonic() - started
     finally:
         for worker in workers:
-            stop(worker)
+            stop_group(worker)
         redis.stop()
     with get_client(sync_client=True) as client:
         children = client.read_flow_runs(deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=["docker"])))
@@ -152,7 +143,7 @@ def test_a_shard_that_cannot_start_fails_the_night_and_keeps_what_finished(docke
                                                                           ) -> None:
     """A worker that cannot start the shard's container (its image is gone) crashes the shard; the parent ends
     failed naming it, instead of a 'completed' night with trials silently missing."""
-    from nightshift.deployments.docker_pool import POOL, create_pool
+    from nightshift.deployments.docker_pool import create_pool
     from nightshift.flows.shards import ShardError
 
     tmp, project, sandboxes = docker_night["tmp"], docker_night["tmp"] / "project", docker_night["sandboxes"]
@@ -176,7 +167,7 @@ output_dir: runs
                                              r"no result"):
             nightly_eval(experiment_file=str(exp))
     finally:
-        stop(worker)
+        stop_group(worker)
     (run_dir,) = (project / "runs").glob("docker-broken-*")
     assert (run_dir / "results.parquet").is_file() and (run_dir / "report.md").is_file()
 

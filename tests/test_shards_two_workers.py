@@ -25,6 +25,7 @@ from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator
 from nightshift.simulator.request_log import read_log
 from tests.conftest import BUILTIN
+from tests.process_support import start_group, stop_group, wait_for_workers
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the checkout: prefect.yaml is applied from here
 RPM = 300  # 5 requests/s for both workers together: the night below needs about a minute of it
@@ -35,20 +36,8 @@ CASES = sorted(p.name for p in BUILTIN.iterdir() if (p / "case.toml").is_file())
 def start_worker(url: str, name: str, log_dir: Path) -> subprocess.Popen:
     """A process worker that runs one flow run at a time, so the two shards land on two workers."""
     env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": url, "PREFECT_WORKER_QUERY_SECONDS": "1"}
-    log = (log_dir / f"{name}.log").open("wb")
-    return subprocess.Popen([sys.executable, "-m", "prefect", "worker", "start", "--pool", "nightshift-local",
-                             "--name", name, "--limit", "1"], env=env, cwd=PROJECT_ROOT, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def stop_worker(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, 15)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
+    return start_group([sys.executable, "-m", "prefect", "worker", "start", "--pool", "nightshift-local", "--name",
+                        name, "--limit", "1"], env, PROJECT_ROOT, log_dir / f"{name}.log")
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +62,7 @@ output_dir: out
 """)
         deploy(prefect_server)
         workers = [start_worker(prefect_server, f"shard-worker-{i}", tmp) for i in (1, 2)]
+        wait_for_workers("nightshift-local", {"shard-worker-1", "shard-worker-2"}, workers)
         crashes: list[float] = []
         real_pause = nightshift.flows.shards._pause
 
@@ -90,7 +80,7 @@ output_dir: out
         finally:
             nightshift.flows.shards._pause = real_pause
             for worker in workers:
-                stop_worker(worker)
+                stop_group(worker, 20)
             os.environ.pop(KEY_ENV, None)
     with get_client(sync_client=True) as client:
         children = client.read_flow_runs(deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=["shard"])),
