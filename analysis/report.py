@@ -17,9 +17,9 @@ from nightshift.analysis.scores import STATUSES, histogram
 from nightshift.analysis.source import connect
 from nightshift.analysis.summary import Analysis
 from nightshift.analysis.tables import (
-    DIFF_HEADERS,
     METRIC_HEADERS,
     SCORE_HEADERS,
+    diff_headers,
     diff_rows,
     drop_empty,
     markdown_table,
@@ -73,7 +73,7 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
             ("table", ("arm", "trials", *STATUSES, "infra share"), status_rows)]
     if analysis.info.get("infra"):
         out += [("h2", "Infra errors and the verdicts"), ("pre", analysis.info["infra"])]
-    out += [("h2", "Comparisons"), ("table", DIFF_HEADERS, diff_rows(headline))]
+    out += [("h2", "Comparisons"), ("table", diff_headers(headline), diff_rows(headline))]
     if detail and comps:
         out.append(("img", "forest", "Paired differences (pass rate)",
                     plots.forest_figure([c for c in comps if c["metric"] == "pass_rate"])))
@@ -87,7 +87,7 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
         out += [("h2", "Comparisons by domain and split"),
                 ("p", "For looking, not for deciding: many tests on few cases each, with no correction for multiple "
                       "comparisons, so about one in twenty of these verdicts can be wrong by chance."),
-                ("table", DIFF_HEADERS, diff_rows(breakdown))]
+                ("table", diff_headers(breakdown), diff_rows(breakdown))]
     out += [("h2", "Noise floor"), ("pre", noise_lines(analysis)), ("h2", "Power"),
             ("pre", power_lines(analysis) or ["one arm only: nothing to compare"])]
     if not detail:

@@ -45,6 +45,13 @@ SCORE_HEADERS = ("arm", "trials", "infra (excl.)", "cases", "pass rate", "95% CI
                  "public pass", "hidden pass", "tokens/trial", "cost/trial", "s/trial")
 DIFF_HEADERS = ("comparison", "metric", "scope", "cases", "diff (pts)", "95% CI", "p", "noise floor", "MDD 80%",
                 "verdict")  # a named metric with a unit shows its differences in that unit (the metric cell says)
+
+
+def diff_headers(diffs: list[dict]) -> tuple[str, ...]:
+    """DIFF_HEADERS, with the difference column in points only when every row is a fraction."""
+    if all(d.get("unit", "fraction") == "fraction" for d in diffs):
+        return DIFF_HEADERS
+    return tuple("diff" if h == "diff (pts)" else h for h in DIFF_HEADERS)
 METRIC_HEADERS = ("arm", "metric", "better", "trials with a value", "mean", "95% CI")
 
 
@@ -124,10 +131,10 @@ def print_comparison(scores: list[dict], diffs: list[dict], console: Console | N
         console.print(mt)
     if diffs:
         # a fraction's difference reads in points; a metric in x or s in its own unit
-        fractions = all(d.get("unit", "fraction") == "fraction" for d in diffs)
+        headers = diff_headers(diffs)
         dt = Table(title="Paired differences over shared cases "
-                         + ("(points)" if fractions else "(points, or the metric's own unit)"))
-        for col in DIFF_HEADERS:
+                         + ("(points)" if headers == DIFF_HEADERS else "(points, or the metric's own unit)"))
+        for col in headers:
             dt.add_column(col, justify="left" if col in ("comparison", "metric", "scope", "verdict") else "right")
         for row in diff_rows(diffs):
             dt.add_row(*row)

@@ -27,3 +27,4 @@ def test_a_fraction_only_table_is_in_points() -> None:
 def test_a_metric_in_its_own_unit_is_not_called_points() -> None:
     out = _printed([_diff("pass_rate", "fraction", 0.1), _diff("speedup", "x", 1.5)])
     assert "(points)" not in out and "(points, or the metric's own unit)" in out
+    assert "diff (pts)" not in out  # the column too: its speedup row reads +1.50 x, not points
