@@ -12,7 +12,6 @@ key actually used, by the parent and by the children.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -24,7 +23,8 @@ from nightshift.deployments.server import QUIET_ENV, deploy
 from nightshift.flows.nightly_eval import nightly_eval
 from nightshift.simulator.request_log import key_hash, read_log
 from tests.conftest import _STATE, BUILTIN
-from tests.test_shards_two_workers import PROJECT_ROOT, stop_worker
+from tests.conftest import REPO as PROJECT_ROOT
+from tests.process_support import start_group, stop_group
 
 KEY_ENV = "NIGHTSHIFT_CANARY_TEST_KEY"
 SECRET_BLOCK = "nightshift-canary-key"
@@ -66,16 +66,14 @@ output_dir: out
     deploy(prefect_server)
     worker_env = {k: v for k, v in os.environ.items() if k != KEY_ENV}  # the worker must use the Secret block
     worker_env.update({**QUIET_ENV, "PREFECT_API_URL": prefect_server, "PREFECT_WORKER_QUERY_SECONDS": "1"})
-    worker = subprocess.Popen([sys.executable, "-m", "prefect", "worker", "start", "--pool", "nightshift-local",
-                               "--name", "canary-worker", "--limit", "2"], env=worker_env, cwd=PROJECT_ROOT,
-                              stdout=(tmp / "worker.log").open("wb"), stderr=subprocess.STDOUT,
-                              start_new_session=True)
+    worker = start_group([sys.executable, "-m", "prefect", "worker", "start", "--pool", "nightshift-local", "--name",
+                          "canary-worker", "--limit", "2"], worker_env, PROJECT_ROOT, tmp / "worker.log")
     os.environ[KEY_ENV] = canary
     try:
         summary = nightly_eval(experiment_file=str(exp))
     finally:
         os.environ.pop(KEY_ENV, None)
-        stop_worker(worker)
+        stop_group(worker, 20)
     return {"canary": canary, "summary": summary, "tmp": tmp, "url": prefect_server}
 
 
