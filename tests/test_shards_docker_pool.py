@@ -139,6 +139,71 @@ def test_no_sandbox_is_left_on_the_host(docker_night: dict) -> None:
     assert all(not leftovers(name) for name in left)
 
 
+def test_a_shard_container_killed_mid_night_is_run_again_and_counts_nothing_twice(docker_night: dict,
+                                                                                   prefect_server: str) -> None:
+    """SIGKILL the shard's container while its trials run: the worker reports the flow run crashed, the parent
+    launches the shard again, the new container reaps the sandboxes the dead one left (their owner is a host
+    pid, now dead) and runs only what has no result yet; every trial ends with exactly one row."""
+    import threading
+
+    import docker
+
+    from nightshift.deployments.docker_pool import create_pool
+
+    tmp, project, sandboxes = docker_night["tmp"], docker_night["tmp"] / "project", docker_night["sandboxes"]
+    image = docker_night["pool"].split()[2]
+    create_pool(prefect_server, POOL, pool_template(image, [project], sandboxes))
+    exp = project / "killed.yaml"
+    exp.write_text(f"""
+name: docker-killed
+cases: {CASES}
+variants: [{{name: strong, model: sim-strong}}, {{name: weak, model: sim-weak}}]
+seeds: [1, 2]
+concurrency: 2
+sandbox: {{backend: docker, image: "{backend_image('docker')}"}}
+shards: {{count: 1, deployment: nightly-shard/docker, poll_s: 1, retries: 1}}
+schedule: {{history: none}}
+output_dir: runs
+""")
+    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": prefect_server, "PREFECT_WORKER_QUERY_SECONDS": "1"}
+    worker = nightshift("docker-worker", "--name", "docker-worker-kill", "--sandbox-root", str(sandboxes),
+                        env=env, cwd=project, log=tmp / "worker-kill.log")
+    client, killed = docker.from_env(), []
+
+    def kill_once_three_trials_are_done() -> None:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not killed:
+            done = list((project / "runs").glob("docker-killed-*/results/*.json"))
+            shards = client.containers.list(filters={"ancestor": image})
+            if len(done) >= 3 and shards:
+                shards[0].kill()  # SIGKILL: no cleanup of its own runs
+                killed.append((shards[0].id, len(done)))
+            time.sleep(0.2)
+
+    killer = threading.Thread(target=kill_once_three_trials_are_done, daemon=True)
+    try:
+        wait_for_workers(POOL, {"docker-worker-kill"}, [worker])
+        killer.start()
+        summary = nightly_eval(experiment_file=str(exp))
+    finally:
+        killer.join(5)
+        stop_group(worker)
+    assert killed, "the shard container was never killed"
+    run_dir = Path(summary["run_dir"])
+    rows = duckdb.sql(f"SELECT trial_id, status FROM '{summary['parquet']}'").fetchall()
+    assert len(rows) == len({t for t, _ in rows}) == len(CASES) * 4
+    assert {status for _, status in rows} <= {"resolved", "failed"}  # nothing the kill did is the agent's
+    records = [json.loads(p.read_text()) for p in (run_dir / "shards").glob("*.json")]
+    assert len(records) == 1 and records[0]["container"] != killed[0][0]  # finished by the second container
+    with get_client(sync_client=True) as api:
+        runs = api.read_flow_runs(deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=["docker"])))
+    mine = [r for r in runs if run_dir.name in r.name]
+    assert sorted(r.state.type.value for r in mine) == ["COMPLETED", "CRASHED"]
+    leftover = client.containers.list(all=True, filters={"label": f"org.nightshift.run_id={run_dir.name}"})
+    assert not leftover, [c.name for c in leftover]  # the dead shard's sandboxes were reaped
+    assert not list(sandboxes.iterdir())
+
+
 def test_a_shard_that_cannot_start_fails_the_night_and_keeps_what_finished(docker_night: dict, prefect_server: str
                                                                           ) -> None:
     """A worker that cannot start the shard's container (its image is gone) crashes the shard; the parent ends
