@@ -26,7 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from nightshift.resources import package_path
+from nightshift.resources import package_path, project_dir
 from nightshift.sandbox.propagation import is_shared_mount
 
 POOL = "nightshift-docker"
@@ -105,13 +105,11 @@ def _base_image_id() -> str:
 
 def _deploy_shard(url: str, project: Path) -> None:
     """Apply the prefect.yaml deployment of the docker shard (nightly-shard/docker) from ``project``."""
-    from nightshift.deployments.server import QUIET_ENV
+    from nightshift.deployments.server import prefect_cli
 
     if not (project / "prefect.yaml").is_file():
         raise DockerPoolError(f"no prefect.yaml in {project}: run from the project folder (nightshift init writes one)")
-    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": url}
-    done = subprocess.run([sys.executable, "-m", "prefect", "--no-prompt", "deploy", "--name", "docker"], env=env,
-                          cwd=project, capture_output=True, text=True)
+    done = prefect_cli("--no-prompt", "deploy", "--name", "docker", url=url, check=False)
     if done.returncode != 0:
         raise DockerPoolError(f"prefect deploy --name docker in {project} failed (its prefect.yaml needs the "
                               f"'docker' deployment of nightshift.flows.shards.nightly_shard):\n"
@@ -138,10 +136,10 @@ def _make_pool(args: argparse.Namespace) -> int:
         raise DockerPoolError(f"--wheel {args.wheel}: no such file (the nightshift wheel installed here)")
     url = os.environ.get("PREFECT_API_URL") or ensure_server(port=args.port)
     client = docker_engine("nightshift docker-pool builds the worker image", "start dockerd")
-    print(f"worker image: building or reusing it from {Path.cwd()} ...", file=sys.stderr, flush=True)
+    print("worker image: building or reusing it ...", file=sys.stderr, flush=True)
     image = build_worker_image(client, _base_image_id(), args.wheel)
     client.images.get(image.image_id).tag("nightshift/worker", "latest")
-    project = Path.cwd()
+    project = project_dir()  # where prefect_cli runs prefect deploy: this folder, or $NIGHTSHIFT_HOME
     shared = args.share or [project]
     create_pool(url, args.name, pool_template(image.image_id, shared, args.sandbox_root))
     if not args.no_deploy:
