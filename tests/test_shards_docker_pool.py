@@ -37,19 +37,44 @@ CASES = sorted(p.name for p in BUILTIN.iterdir() if (p / "case.toml").is_file())
 SECRET = "shard-docker-test-key"
 
 
-def nightshift(*args: str, env: dict, cwd: Path, log: Path) -> subprocess.Popen:
-    return start_group([sys.executable, "-m", "nightshift.cli", *args], env, cwd, log)
+def worker_env(url: str) -> dict:
+    return {**os.environ, **QUIET_ENV, "PREFECT_API_URL": url, "PREFECT_WORKER_QUERY_SECONDS": "1"}
+
+
+def docker_worker(name: str, url: str, sandboxes: Path, folder: Path) -> subprocess.Popen:
+    """`nightshift docker-worker` as an operator starts it, from the project folder (``folder``/project)."""
+    return start_group([sys.executable, "-m", "nightshift.cli", "docker-worker", "--name", name, "--sandbox-root",
+                        str(sandboxes)], worker_env(url), folder / "project", folder / f"{name}.log")
+
+
+def write_experiment(path: Path, cases: list[str], variants: str, seeds: list[int], concurrency: int, shards: str,
+                     extra: str = "") -> Path:
+    """A night on the docker backend whose shards run on the docker pool's deployment."""
+    path.write_text(f"""
+name: {path.stem}
+cases: {cases}
+variants: {variants}
+seeds: {seeds}
+concurrency: {concurrency}
+sandbox: {{backend: docker, image: "{backend_image('docker')}"}}
+shards: {{deployment: nightly-shard/docker, poll_s: 1, {shards}}}
+schedule: {{history: none}}
+output_dir: runs
+{extra}""")
+    return path
+
+
+BOTH = "[{name: strong, model: sim-strong}, {name: weak, model: sim-weak}]"
 
 
 @pytest.fixture(scope="module")
 def docker_night(prefect_server: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
     make_backend("docker")  # fails under NIGHTSHIFT_REQUIRE_BACKENDS when docker cannot run here
-    image = backend_image("docker")
     tmp = tmp_path_factory.mktemp("docker-pool")
     tmp.chmod(0o755)
     project, sandboxes = tmp / "project", tmp / "sandboxes"
     project.mkdir()
-    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": prefect_server, "PREFECT_WORKER_QUERY_SECONDS": "1"}
+    env = worker_env(prefect_server)
     pool = subprocess.run([sys.executable, "-m", "nightshift.cli", "docker-pool", "--share", str(project),
                            "--sandbox-root", str(sandboxes)], env=env, cwd=REPO, capture_output=True, text=True)
     assert pool.returncode == 0, pool.stdout + pool.stderr
@@ -60,22 +85,10 @@ def docker_night(prefect_server: str, tmp_path_factory: pytest.TempPathFactory) 
     workers: list[subprocess.Popen] = []
     try:
         with running_simulator(config, [BUILTIN], log) as url:
-            exp = project / "sharded.yaml"
-            exp.write_text(f"""
-name: docker-sharded
-cases: {CASES}
-variants: [{{name: strong, model: sim-strong}}, {{name: weak, model: sim-weak}}]
-seeds: [1, 2]
-concurrency: 6
-sandbox: {{backend: docker, image: "{image}"}}
+            exp = write_experiment(project / "docker-sharded.yaml", CASES, BOTH, [1, 2], 6, "count: 2", f"""
 model: {{base_url: "{url}", api_key_env: NIGHTSHIFT_DOCKER_SHARD_UNSET, api_key_secret: {SECRET},
-        requests_per_minute: {RPM}, quota_store: "{redis.url}"}}
-shards: {{count: 2, deployment: nightly-shard/docker, poll_s: 1}}
-schedule: {{history: none}}
-output_dir: runs
-""")
-            workers = [nightshift("docker-worker", "--name", f"docker-worker-{i}", "--sandbox-root", str(sandboxes),
-                                  env=env, cwd=project, log=tmp / f"worker-{i}.log") for i in (1, 2)]
+        requests_per_minute: {RPM}, quota_store: "{redis.url}"}}""")
+            workers = [docker_worker(f"docker-worker-{i}", prefect_server, sandboxes, tmp) for i in (1, 2)]
             wait_for_workers(POOL, {"docker-worker-1", "docker-worker-2"}, workers)
             started = time.monotonic()
             summary = nightly_eval(experiment_file=str(exp))
@@ -87,13 +100,14 @@ output_dir: runs
     with get_client(sync_client=True) as client:
         children = client.read_flow_runs(deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=["docker"])))
     run_dir = Path(summary["run_dir"])
-    yield {"summary": summary, "log": read_log(log), "run_dir": run_dir, "wall": wall, "pool": pool.stdout,
+    image = pool.stdout.split()[2]  # "worker image sha256:... (built|reused, ...)"
+    yield {"summary": summary, "log": read_log(log), "run_dir": run_dir, "wall": wall, "image": image,
            "children": [c for c in children if run_dir.name in c.name], "sandboxes": sandboxes, "tmp": tmp}
     subprocess.run(["umount", "-l", str(sandboxes)], capture_output=True)
 
 
 def test_the_pool_pins_the_worker_image_by_id(docker_night: dict) -> None:
-    pinned = docker_night["pool"].split()[2]  # "worker image sha256:... (built|reused, ...)"
+    pinned = docker_night["image"]
     assert pinned.startswith("sha256:") and len(pinned) == 71
     template = pool_template(pinned, [docker_night["tmp"] / "project"], docker_night["sandboxes"])
     assert template["variables"]["properties"]["image"]["default"] == pinned
@@ -151,23 +165,10 @@ def test_a_shard_container_killed_mid_night_is_run_again_and_counts_nothing_twic
     from nightshift.deployments.docker_pool import create_pool
 
     tmp, project, sandboxes = docker_night["tmp"], docker_night["tmp"] / "project", docker_night["sandboxes"]
-    image = docker_night["pool"].split()[2]
+    image = docker_night["image"]
     create_pool(prefect_server, POOL, pool_template(image, [project], sandboxes))
-    exp = project / "killed.yaml"
-    exp.write_text(f"""
-name: docker-killed
-cases: {CASES}
-variants: [{{name: strong, model: sim-strong}}, {{name: weak, model: sim-weak}}]
-seeds: [1, 2]
-concurrency: 2
-sandbox: {{backend: docker, image: "{backend_image('docker')}"}}
-shards: {{count: 1, deployment: nightly-shard/docker, poll_s: 1, retries: 1}}
-schedule: {{history: none}}
-output_dir: runs
-""")
-    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": prefect_server, "PREFECT_WORKER_QUERY_SECONDS": "1"}
-    worker = nightshift("docker-worker", "--name", "docker-worker-kill", "--sandbox-root", str(sandboxes),
-                        env=env, cwd=project, log=tmp / "worker-kill.log")
+    exp = write_experiment(project / "docker-killed.yaml", CASES, BOTH, [1, 2], 2, "count: 1, retries: 1")
+    worker = docker_worker("docker-worker-kill", prefect_server, sandboxes, tmp)
     client, killed = docker.from_env(), []
 
     def kill_once_three_trials_are_done() -> None:
@@ -213,20 +214,9 @@ def test_a_shard_that_cannot_start_fails_the_night_and_keeps_what_finished(docke
 
     tmp, project, sandboxes = docker_night["tmp"], docker_night["tmp"] / "project", docker_night["sandboxes"]
     create_pool(prefect_server, POOL, pool_template("sha256:" + "0" * 64, [project], sandboxes))
-    exp = project / "broken.yaml"
-    exp.write_text(f"""
-name: docker-broken
-cases: {CASES[:1]}
-variants: [{{name: strong, model: sim-strong}}]
-seeds: [1]
-sandbox: {{backend: docker, image: "{backend_image('docker')}"}}
-shards: {{count: 1, deployment: nightly-shard/docker, poll_s: 1, retries: 0}}
-schedule: {{history: none}}
-output_dir: runs
-""")
-    env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": prefect_server, "PREFECT_WORKER_QUERY_SECONDS": "1"}
-    worker = nightshift("docker-worker", "--name", "docker-worker-broken", "--sandbox-root", str(sandboxes),
-                        env=env, cwd=project, log=tmp / "worker-broken.log")
+    exp = write_experiment(project / "docker-broken.yaml", CASES[:1], "[{name: strong, model: sim-strong}]", [1], 2,
+                           "count: 1, retries: 0")
+    worker = docker_worker("docker-worker-broken", prefect_server, sandboxes, tmp)
     try:
         with pytest.raises(ShardError, match=r"1 of 1 shards did not complete: shard 1 ended CRASHED.*1 trials have "
                                              r"no result"):
@@ -240,7 +230,7 @@ output_dir: runs
 def test_a_shard_container_whose_sandbox_root_does_not_propagate_is_refused(docker_night: dict) -> None:
     """The same worker image, the sandbox root bound without rshared: the docker backend refuses before any
     sandbox starts (each would get an empty workspace from the engine), naming the fix."""
-    image = docker_night["pool"].split()[2]
+    image = docker_night["image"]
     root = docker_night["tmp"] / "private-root"
     root.mkdir()
     code = ("from nightshift.sandbox.docker_backend import DockerBackend\n"
@@ -251,3 +241,41 @@ def test_a_shard_container_whose_sandbox_root_does_not_propagate_is_refused(dock
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert f"this sandbox root {root} does not propagate mounts" in done.stderr and ":rshared" in done.stderr
+
+
+def test_a_sandbox_started_from_a_shard_container_gets_none_of_its_powers(docker_night: dict,
+                                                                          prefect_server: str) -> None:
+    """The shard container holds the docker socket, CAP_SYS_ADMIN, the host's /dev and the key; an agent in a
+    sandbox it starts must reach none of them, nor the network (the same attacks as on the host)."""
+    import asyncio
+
+    import docker
+    from prefect_docker.worker import DockerWorkerJobConfiguration
+
+    sandboxes, image = docker_night["sandboxes"], docker_night["image"]
+    template = pool_template(image, [docker_night["tmp"] / "project"], sandboxes)
+    config = asyncio.run(DockerWorkerJobConfiguration.from_template_and_values(template, {}))
+    canary = "sk-canary-" + os.urandom(6).hex()
+    port = int(prefect_server.rsplit(":", 1)[1].split("/")[0])  # listening on the host, reachable from the shard
+    probe = f"""
+from nightshift.contracts import SandboxSpec
+from nightshift.sandbox.docker_backend import DockerBackend
+sandbox = DockerBackend({backend_image('docker')!r}).create(SandboxSpec(run_id="attack", trial_id="a" * 16))
+try:
+    for command in ["true",  # the control: commands do run
+                    "ls -l /var/run/docker.sock", "ls /dev/loop-control",
+                    # 0 only if found; joined at run time, or the command file (/run/nightshift) would hold it
+                    "c=sk-canary-; grep -rqs $c{canary.removeprefix('sk-canary-')} /proc/*/environ /workspace /tmp "
+                    "/run /etc /grader",
+                    "python3 -c \\"import socket; socket.create_connection(('127.0.0.1', {port}), 2)\\"",
+                    "mkdir -p /tmp/m && mount -t tmpfs x /tmp/m"]:
+        print("EXIT", sandbox.exec(command, timeout_s=20).exit_code, command, flush=True)
+finally:
+    sandbox.destroy()
+"""
+    # the shard container exactly as the docker worker creates it from the pool's job template
+    output = docker.from_env().containers.run(
+        image, ["python", "-c", probe], remove=True, network_mode=config.network_mode, volumes=config.volumes,
+        environment={**config.env, "NIGHTSHIFT_API_KEY": canary}, **config.container_create_kwargs).decode()
+    exits = [line.split()[1] for line in output.splitlines() if line.startswith("EXIT ")]
+    assert len(exits) == 6 and exits[0] == "0" and all(code != "0" for code in exits[1:]), output
