@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.gateway.fleet import FleetBuckets
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator
@@ -69,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rpm", type=int, default=1200)
     parser.add_argument("--calls", type=int, default=200, help="calls of the two full workers (the third: half)")
     parser.add_argument("--samples", type=int, default=2000)
-    args = parser.parse_args(argv)
+    add_smoke(parser, rpm=1200, calls=16, samples=50)
+    args = apply_smoke(parser.parse_args(argv))
     calls = [args.calls, args.calls, args.calls // 2]
     folder = Path(tempfile.mkdtemp(prefix="nightshift-fleet-bench-"))
     redis_server = RedisServer(free_port(), folder).start()
@@ -90,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{arm['worker_finished_s']}")
     print(f"store cost per model call (one reservation, loopback): p50 {cost['p50_ms']:.2f} ms, "
           f"p95 {cost['p95_ms']:.2f} ms over {args.samples}")
-    return 0
+    return judged(args, 0)
 
 
 if __name__ == "__main__":

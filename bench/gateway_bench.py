@@ -26,6 +26,7 @@ from pathlib import Path
 import httpx
 
 from bench import gateway_arms
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.gateway.loadgen import drive
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator
@@ -134,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lenient", action="store_true",
                         help="the endpoint does not count rejected requests against the quota")
     parser.add_argument("--out", type=Path, default=Path("runs/bench/gateway_bench.json"))
-    args = parser.parse_args(argv)
+    add_smoke(parser, arms="gateway", callers=16, warmup_s=2.0, window_s=4.0, no_slots=True)
+    args = apply_smoke(parser.parse_args(argv))
     arms = [a for a in args.arms.split(",") if a]
     unknown = set(arms) - set(ALL_ARMS)
     if unknown:
@@ -163,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps({"results": results, "slots": slots, "args": vars(args) | {"out": str(args.out)}},
                                    indent=1))
     print(report)
-    return 0
+    return judged(args, 0)
 
 
 if __name__ == "__main__":

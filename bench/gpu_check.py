@@ -10,7 +10,7 @@ same path runs on reserved CPU cores (that is how it is tested here). Writes the
 prints the Markdown block for docs/SCALING.md. Exit 1 on any overlap, a slot mismatch, an oracle that
 did not pass or an untouched workspace that did.
 
-    .venv/bin/python bench/gpu_check.py [--cards auto|N|ID,ID] [--cores 0,1] [--per-case 6] [--threads 8]
+    .venv/bin/python -m bench.gpu_check [--cards auto|N|ID,ID] [--cores 0,1] [--per-case 6] [--threads 8]
                                         [--out bench/results/gpu_check.json]
 
 Needs what `make test` needs (the venv, bubblewrap, root for the sandboxes); nothing from the network.
@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.analysis.timing import overlapping_pairs
 from nightshift.contracts import SandboxSpec
 from nightshift.experiment.config import GpuSettings
@@ -116,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-case", type=int, default=6, help="gradings per perf case (half oracle, half not)")
     parser.add_argument("--threads", type=int, default=8, help="gradings at once (more than slots: they queue)")
     parser.add_argument("--out", type=Path, default=Path("bench/results/gpu_check.json"))
-    args = parser.parse_args(argv)
+    add_smoke(parser, per_case=2, threads=4)
+    args = apply_smoke(parser.parse_args(argv))
     cores = "auto" if args.cores == "auto" else [int(c) for c in args.cores.split(",")]
     lock_dir = Path(tempfile.mkdtemp(prefix="nightshift-gpu-check-"))
     settings = GpuSettings(cards=parse_cards(args.cards), timing_cores=cores, lock_dir=lock_dir)
@@ -140,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps({**figures, "results": results}, indent=1))
     print(markdown(figures))
     print(f"figures: {args.out}")
-    return 0 if figures["ok"] else 1
+    return judged(args, 0 if figures["ok"] else 1)
 
 
 def summarise(results: list[dict], slots, sampler: CardSampler, wall: float) -> dict:

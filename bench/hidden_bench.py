@@ -15,7 +15,7 @@ isolation). Beside the headline rate, the mutants that no in-contract input can 
 counted (hidden_equivalence.py: proved by enumerating a small domain, or argued in
 hidden_equivalents.json and checked every run), with the rates over the other mutants.
 
-    .venv/bin/python bench/hidden_bench.py [--nights 2] [--per-case 6] [--sample N] [--jobs 2]
+    .venv/bin/python -m bench.hidden_bench [--nights 2] [--per-case 6] [--sample N] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from hidden_equivalence import argued, enumerated, mutant_id
-
+from bench.hidden_equivalence import argued, enumerated, mutant_id
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.graders.compare import judge
 from nightshift.graders.hidden_seed import case_seed
 from nightshift.suites.humaneval import import_humaneval
@@ -228,7 +228,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--before", default=BEFORE, help=f"git revision of the 'before' generator ({BEFORE})")
     parser.add_argument("--json", type=Path, default=None, help="also write every problem's figures here")
-    args = parser.parse_args()
+    add_smoke(parser, nights=1, per_case=1, sample=82, jobs=2)
+    args = apply_smoke(parser.parse_args())
     started = time.monotonic()
     problems = [p["task_id"] for p in read_problems()]
     only = problems[:: args.sample] if args.sample else None
@@ -240,7 +241,7 @@ def main() -> int:
             results = list(pool.map(bench_case, payload))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
-    return report(results, nights, time.monotonic() - started)
+    return judged(args, report(results, nights, time.monotonic() - started))
 
 
 def equivalence(results: list[dict], nights: list[int], rates: dict[str, float]) -> None:

@@ -48,6 +48,7 @@ import httpx
 from prefect import flow, task
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.flows.trial_map import run_all
 from nightshift.gateway import ModelGateway, Quota
 from nightshift.models import TrialResult
@@ -81,6 +82,7 @@ class BenchContext:
 
     def __init__(self, run_dir: Path, gateway: ModelGateway) -> None:
         self.run_dir, self.gateway = run_dir, gateway
+        self.publisher = None  # run_all sets the night's Publisher here, as it does on a TrialContext
         self.spans: list[tuple[int, float, float, float]] = []
         self.lock = threading.Lock()
 
@@ -252,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--keep", action="store_true", help="keep the work folder (Prefect state, results, request log)")
     p.add_argument("--production", action="store_true", help="run the Prefect server on PostgreSQL + Redis "
                    "(nightshift serve --production) instead of SQLite")
-    args = p.parse_args(argv)
+    add_smoke(p, trials=80, concurrency=8, minute_s=0.02)
+    args = apply_smoke(p.parse_args(argv))
     work = Path(tempfile.mkdtemp(prefix="nightshift-night-bench-"))
     work.chmod(0o755)  # the postgres system user must reach its cluster folder inside
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops the Prefect server
@@ -292,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     print(report(raw, args.minute_s))
     if args.json:
         args.json.write_text(json.dumps(raw, indent=1, default=str))
-    return 0 if bound_of(raw)[0] / raw["makespan_s"] >= 0.95 else 1
+    return judged(args, 0 if bound_of(raw)[0] / raw["makespan_s"] >= 0.95 else 1)
 
 
 if __name__ == "__main__":

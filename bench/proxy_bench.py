@@ -17,11 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.experiment.config import HarnessSpec, ModelEndpoint
 from nightshift.gateway import ModelGateway
@@ -105,12 +107,13 @@ def image_times(backend_name: str, image: str) -> dict:
     return {"backend": backend_name, "build_s": built.seconds, "reuse_s": reused.seconds, "key": built.key}
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--backends", default="bubblewrap,docker")
     parser.add_argument("--images", action="store_true", help="also time a derived image build and its reuse")
-    args = parser.parse_args()
+    add_smoke(parser, calls=10)
+    args = apply_smoke(parser.parse_args())
     build = latest_build()
     images = {"bubblewrap": "host", "docker": build.image_id if build else ""}
     print("| backend | calls | direct p50 ms | proxied p50 ms | added p50 ms | added p90 ms |")
@@ -125,7 +128,8 @@ def main() -> None:
         for name in args.backends.split(","):
             r = image_times(name, roots[name])
             print(f"| {name} | {r['build_s']:.1f} | {r['reuse_s']:.3f} |", flush=True)
+    return judged(args, 0)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,8 +1,8 @@
 """Sandbox figures per backend: create → exec true → destroy latency, and 160 sandboxes alive at once.
 
-    sudo .venv/bin/python bench/sandbox_bench.py                       # both backends, print markdown
-    sudo .venv/bin/python bench/sandbox_bench.py --backends docker --alive 40 --rounds 10
-    sudo .venv/bin/python bench/sandbox_bench.py --compare bb773f7     # this checkout vs that commit
+    sudo .venv/bin/python -m bench.sandbox_bench                       # both backends, print markdown
+    sudo .venv/bin/python -m bench.sandbox_bench --backends docker --alive 40 --rounds 10
+    sudo .venv/bin/python -m bench.sandbox_bench --compare bb773f7     # this checkout vs that commit
 
 ``--compare REV`` measures create → exec → destroy of this checkout's sandboxes against those of
 commit REV side by side: REV's tree is exported (git archive) and mapped into a ``nightshift``
@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.smoke import add_smoke, apply_smoke, judged  # noqa: E402
 from nightshift.contracts import SandboxLimits, SandboxSpec  # noqa: E402
 from nightshift.sandbox.factory import backend_for  # noqa: E402
 from nightshift.sandbox.images import latest_build  # noqa: E402
@@ -121,11 +122,12 @@ def main() -> int:
     parser.add_argument("--alive", type=int, default=160, help="sandboxes alive at once")
     parser.add_argument("--workers", type=int, default=16, help="threads creating sandboxes in parallel")
     parser.add_argument("--compare", metavar="REV", help="compare lifecycle cost with git commit REV, side by side")
-    args = parser.parse_args()
+    add_smoke(parser, rounds=2, alive=4, workers=2)
+    args = apply_smoke(parser.parse_args())
     if args.compare:
-        from sandbox_compare import compare
+        from bench.sandbox_compare import compare
 
-        return compare(args.compare, args.backends.split(","), args.rounds)
+        return judged(args, compare(args.compare, args.backends.split(","), args.rounds))
     own_root = None
     if "NIGHTSHIFT_SANDBOX_ROOT" not in os.environ:
         own_root = Path(tempfile.mkdtemp(prefix="nightshift-sandbox-bench-"))
@@ -148,7 +150,7 @@ def main() -> int:
               f"{alive['pss_per_sandbox']:.1f} | {alive['destroy_all_s']:.1f} |", flush=True)
     if own_root is not None:
         own_root.rmdir()  # every sandbox was destroyed: it must be empty
-    return 0
+    return judged(args, 0)
 
 
 if __name__ == "__main__":

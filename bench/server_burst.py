@@ -28,6 +28,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from bench.night_bench import _free_port, quiet_console
 from bench.server_health import log_findings, settled_counts
+from bench.smoke import add_smoke, apply_smoke, judged
 
 RECORDER = ("PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_BATCH_SIZE",
             "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_READ_BATCH_SIZE")
@@ -57,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
                    "(default: what nightshift sets; Prefect's own default is 1)")
     p.add_argument("--catch-up-s", type=float, default=180, help="longest wait for the server to catch up")
     p.add_argument("--json", type=Path)
-    args = p.parse_args(argv)
+    add_smoke(p, tasks=60, threads=4, catch_up_s=60.0)
+    args = apply_smoke(p.parse_args(argv))
     if args.recorder_batch:
         os.environ.update({name: str(args.recorder_batch) for name in RECORDER})
     mode = "production" if args.production else "sqlite"
@@ -93,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                                                           if out["log"]["dropped_example"] else ""))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))
-    return 0 if a["task_runs"] == args.tasks else 1
+    return judged(args, 0 if a["task_runs"] == args.tasks else 1)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.smoke import add_smoke, apply_smoke, judged
+
 REPO = Path(__file__).resolve().parent.parent
 BUILTIN = REPO / "suites" / "builtin"
 RPM = 1200
@@ -84,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "shard_pool.json")
-    args = parser.parse_args(argv)
+    add_smoke(parser, cases=2, seeds=1, rounds=1)
+    args = apply_smoke(parser.parse_args(argv))
     os.environ.update({"DO_NOT_TRACK": "1", "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
                        "PREFECT_LOGGING_LEVEL": "WARNING"})
     tmp = Path(tempfile.mkdtemp(prefix="shard-pool-bench-"))
@@ -163,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"nights": nights, "summary": summary, "cases": len(cases),
                                     "seeds": args.seeds, "load": os.getloadavg()}, indent=1) + "\n")
-    return 0
+    return judged(args, 0)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import uvicorn
 
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.tasks.results import read_results, write_parquet
 from nightshift.viewer.run_data import RunData
 from nightshift.viewer.server import create_app
@@ -103,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--source", type=Path, help="make a run of --trials trials from this real run folder")
     p.add_argument("--trials", type=int, default=5000)
     p.add_argument("--repeat", type=int, default=3)
-    args = p.parse_args(argv)
+    add_smoke(p, trials=40, repeat=1)
+    args = apply_smoke(p.parse_args(argv))
     work = None
     if args.run:
         run_dir = args.run
@@ -126,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if work:
             shutil.rmtree(work, ignore_errors=True)
-    return 0 if result["first_paint_ms"] <= 2000 else 1
+    return judged(args, 0 if result["first_paint_ms"] <= 2000 else 1)
 
 
 if __name__ == "__main__":

@@ -196,7 +196,8 @@ def _init(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """Every subcommand and flag (the docs' commands are checked against it: tests/test_docs_commands.py)."""
     parser = argparse.ArgumentParser(prog="nightshift", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     init = sub.add_parser("init", help="write a starter project (experiment, one-case suite, prefect.yaml, "
@@ -271,7 +272,11 @@ def main(argv: list[str] | None = None) -> int:
     from nightshift.deployments.docker_pool import add_commands as add_docker_pool_commands
 
     add_docker_pool_commands(sub)  # docker-pool, docker-worker
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.command in ("validate-suite", "import-suite", "view", "plugins"):
         return args.fn(args, console)
     return args.fn(args)

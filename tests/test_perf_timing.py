@@ -242,9 +242,9 @@ def test_the_gpu_check_runs_its_cpu_path_on_a_host_without_cards(tmp_path: Path)
     from tests.conftest import REPO
 
     out = tmp_path / "gpu_check.json"
-    command = [sys.executable, str(REPO / "bench" / "gpu_check.py"), "--cards", "0", "--per-case", "2",
+    command = [sys.executable, "-m", "bench.gpu_check", "--cards", "0", "--per-case", "2",
                "--cores", ",".join(map(str, CORES[:2])), "--threads", "4", "--out", str(out)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stdout + done.stderr
     figures = json.loads(out.read_text())
     assert figures["ok"] and figures["slot_kind"] == "cpu cores" and figures["gradings"] == 2 * len(PERF)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import threading
 import time
@@ -230,3 +231,13 @@ def test_the_report_links_each_case_and_each_regression_to_the_viewer(runs, tmp_
     for case in worse:  # one seed each: the regression opens exactly these two trials side by side
         pair = f"#pair=a:{by[(case, 'strong')]['trial_id']},a:{by[(case, 'weak')]['trial_id']}"
         assert f"<a href='http://127.0.0.1:4300/run/night-a/{pair}'>{case}</a>" in text
+
+
+def test_viewer_bench_runs_at_smoke_size(runs) -> None:
+    """bench/viewer_bench.py at --smoke size, made from this real run (tests/test_bench_smoke.py has the others)."""
+    from tests.test_bench_smoke import run_bench
+
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        _browser(None)  # fails where chromium is required, skips elsewhere, naming the fix
+    out = run_bench("viewer_bench", "--source", str(runs[0].path))
+    assert re.search(r"^40 trials: first paint median \d+ ms", out, re.M), out

@@ -1,0 +1,31 @@
+"""The `bench/` commands that start a Prefect server of their own, each at ``--smoke`` size (see
+tests/test_bench_smoke.py): the 5,000-trial night and its resume, the server burst, the shard pools."""
+
+from __future__ import annotations
+
+import re
+
+from tests.sandbox_support import make_backend
+from tests.test_bench_smoke import run_bench
+
+
+def test_night_bench() -> None:
+    out = run_bench("night_bench")
+    assert re.search(r"^makespan\s+\d+\.\d+ s", out, re.M) and "orchestration overhead per trial" in out
+
+
+def test_resume_bench() -> None:
+    out = run_bench("resume_bench")
+    assert re.search(r"`nightshift run` of a finished \d+-trial night, end to end: \d+\.\d+ s, 0 model calls", out)
+    assert re.search(r"resume of a night killed at 90%: \d+\.\d+ s", out)
+
+
+def test_server_burst() -> None:
+    out = run_bench("server_burst")
+    assert re.search(r"after the restart:\s+60 task runs", out), out
+
+
+def test_shard_pool_bench(tmp_path) -> None:
+    make_backend("docker")
+    out = run_bench("shard_pool_bench", "--out", str(tmp_path / "shard_pool.json"), timeout_s=900)
+    assert '"docker_over_process_wall"' in out
