@@ -67,7 +67,7 @@ def test_compare_prints_tables_verdicts_noise_and_power(two_runs, capsys):
 
 def test_compare_names_a_missing_run(tmp_path, capsys):
     assert main(["compare", str(tmp_path / "nope")]) == 2
-    assert "pass a run folder or its" in capsys.readouterr().out.replace("\n", " ")
+    assert "pass a run folder or its" in " ".join(capsys.readouterr().out.split())
 
 
 def test_compare_refuses_runs_whose_pins_differ_and_allow_diff_overrides(two_runs, capsys):

@@ -128,6 +128,7 @@ def test_learns_an_unstated_quota_and_clamps_to_what_remains() -> None:
     assert waits == pytest.approx([0, 0, 0.2])
 
 
+@pytest.mark.exclusive  # a wall-clock window: run alone, after the parallel tests
 def test_many_threads_leave_at_the_quota_rate() -> None:
     g = QuotaGate(Quota(requests_per_minute=6000, tokens_per_minute=None, burst_s=0.1))  # 100/s, burst 10
     stamps: list[float] = []

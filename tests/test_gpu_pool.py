@@ -103,6 +103,7 @@ def test_no_card_idles_while_timing_work_waits() -> None:
     assert max(i.waited_s for i in intervals) < 1.0
 
 
+@pytest.mark.exclusive  # a wall-clock window: run alone, after the parallel tests
 def test_a_crashed_timing_step_gives_its_card_back() -> None:
     pool = GpuPool([GpuCard("stand-in-0", stand_in=True)])
     with pytest.raises(TimingCrash), pool.card("first"):

@@ -10,6 +10,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from nightshift.experiment.config import HarnessSpec
 from nightshift.harnesses.limits import TrialLimits
 from nightshift.harnesses.python_runner import run_python_harness
@@ -87,6 +89,7 @@ def test_waiting_on_the_endpoint_past_the_limit_is_not_a_timeout(tmp_path) -> No
     assert took > 3.0
 
 
+@pytest.mark.exclusive  # a wall-clock window: run alone, after the parallel tests
 def test_working_past_the_limit_is_a_timeout_soon_after_it(tmp_path) -> None:
     outcome, took = run(tmp_path, Works, WaitingSession(), limit_s=1.0)
     assert outcome.ended_by == "timeout" and "working time" in outcome.reason
@@ -100,6 +103,7 @@ def test_a_generation_that_runs_past_the_limit_ends_the_trial_when_it_returns(tm
     assert took >= 2.0
 
 
+@pytest.mark.exclusive  # a wall-clock window: run alone, after the parallel tests
 def test_the_clock_ceiling_reached_while_waiting_is_infra_error(tmp_path) -> None:
     outcome, took = run(tmp_path, Calls, WaitingSession(wait_s=1.0), limit_s=1.5, ceiling_s=2.5)
     assert outcome.ended_by == "infra_error" and "ceiling" in outcome.reason, outcome.reason

@@ -72,6 +72,7 @@ def test_disk_fill_stops_at_the_quota_across_many_files_and_tmp(sandbox) -> None
                         timeout_s=10).stdout == "ok\n"
 
 
+@pytest.mark.exclusive  # a wall-clock window: run alone, after the parallel tests
 def test_cpu_spin_past_the_exec_timeout_is_killed_with_its_children(sandbox) -> None:
     result = sandbox.exec("(while :; do :; done) & python3 -c 'while True: pass'", timeout_s=2)
     assert result.timed_out and result.exit_code == 137
@@ -88,6 +89,7 @@ def test_100_mb_of_stdout_is_capped_counted_and_dropped(sandbox) -> None:
     assert result.stdout_dropped == 100_000_000 - cap
 
 
+@pytest.mark.exclusive  # a wall-clock window: run alone, after the parallel tests
 def test_background_process_does_not_outlive_its_exec(sandbox) -> None:
     result = sandbox.exec("sleep 3001 & setsid sleep 3001 & nohup sleep 3001 >/dev/null 2>&1 & "
                           "(trap '' HUP TERM; exec sleep 3001) & echo started", timeout_s=30)
