@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from prefect import get_run_logger
 
 from nightshift.experiment.config import Experiment, ExperimentError
 
@@ -72,5 +73,8 @@ def model_endpoint(exp: Experiment, suite_dirs: list[Path], log_dir: Path) -> It
     config = SimulatorConfig(latency_ms=sim.latency_ms, requests_per_minute=sim.requests_per_minute,
                              tokens_per_minute=sim.tokens_per_minute, fault_rate=sim.fault_rate)
     log_path = log_dir / f"requests-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.jsonl"
+    began = time.monotonic()
     with running_simulator(config, suite_dirs, log_path) as base_url:
+        get_run_logger().info("model simulator started in %.1f s on %s (no model.base_url: the embedded default)",
+                              time.monotonic() - began, base_url)
         yield Endpoint(base_url, api_key(exp) or SIMULATOR_KEY, True)

@@ -37,8 +37,12 @@ def _run(args: argparse.Namespace) -> int:
         # Prefect's 20 s default is too short for a loaded machine; the server then never comes up
         os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     elif not os.environ.get("PREFECT_API_URL"):  # an explicitly configured server wins
+        began = time.monotonic()
         with console.status("starting the local Prefect server (first time only) ..."):
             os.environ["PREFECT_API_URL"] = ensure_server(args.port or project_port())
+        took = time.monotonic() - began
+        console.print(f"{'Prefect server':<28} {took:7.1f} s   " + ("started" if took > 1 else "running"),
+                      highlight=False)
     if os.environ.get("PREFECT_API_URL"):
         console.print(f"Prefect UI: {os.environ['PREFECT_API_URL'].removesuffix('/api')}")
     from nightshift.experiment.config import ExperimentError, load_experiment
