@@ -24,6 +24,18 @@ REPO = Path(__file__).resolve().parent.parent
 BUILTIN = REPO / "suites" / "builtin"
 
 
+# The longest test files (measured on a fresh clone: docs/BENCHMARKS.md, "CI"), started first: with a test file
+# to a worker (make test: pytest -n 2 --dist loadfile), the last file to start then is a short one.
+LONGEST_FIRST = ["test_shards_docker_pool.py", "test_kill_resume.py", "test_harness_mini.py", "test_wheel_project.py",
+                 "test_bench_smoke_server.py", "test_harbor_tasks.py", "test_shards_two_workers.py",
+                 "test_prefect_outage.py"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
