@@ -18,8 +18,10 @@ TEST_PACKAGES := $(RUN_PACKAGES) debootstrap e2fsprogs util-linux procps chromiu
 
 .PHONY: run test lint setup test-setup run-packages test-packages sandbox-image clean
 
+EXPERIMENT ?= experiments/default.yaml
+
 run: setup
-	@$(VENV)/bin/nightshift run experiments/default.yaml
+	@$(VENV)/bin/nightshift run $(EXPERIMENT)
 
 # tests run on $(JOBS) workers, a test file to a worker (its module fixtures are built once); tests marked
 # `exclusive` (wall-clock claims, a whole machine's share of something) run afterwards, alone

@@ -1,5 +1,6 @@
 """The `bench/` commands that start a Prefect server of their own, each at ``--smoke`` size (see
-tests/test_bench_smoke.py): the 5,000-trial night and its resume, the server burst, the shard pools."""
+tests/test_bench_smoke.py): the 5,000-trial night and its resume, the server burst, the shard pools, and a
+clone's first `make run`."""
 
 from __future__ import annotations
 
@@ -29,3 +30,11 @@ def test_shard_pool_bench(tmp_path) -> None:
     make_backend("docker")
     out = run_bench("shard_pool_bench", "--out", str(tmp_path / "shard_pool.json"), timeout_s=900)
     assert '"docker_over_process_wall"' in out
+
+
+def test_first_run() -> None:
+    """bench/first_run.py: a clone's `make run` on a pseudo-terminal, twice (smoke: this venv, one case)."""
+    make_backend("bubblewrap")
+    out = run_bench("first_run", timeout_s=900)
+    assert re.search(r"`make run`, first: \d+\.\d+ s; comparison printed at \d+\.\d+ s; \d+ lines before", out), out
+    assert "`make run`, second (resume)" in out
