@@ -26,6 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from nightshift.errors import OrchestrationError
 from nightshift.resources import package_path, project_dir
 from nightshift.sandbox.propagation import is_shared_mount
 
@@ -35,7 +36,7 @@ SANDBOX_ROOT = Path("/srv/nightshift/sandboxes")
 HOST_FOLDERS = (Path("/run/nightshift"), Path("/tmp/nightshift-gpu"))  # host-wide leases and slot locks
 
 
-class DockerPoolError(RuntimeError):
+class DockerPoolError(OrchestrationError):
     """The pool or a worker host cannot be set up; the message names the fix."""
 
 

@@ -30,11 +30,13 @@ from pathlib import Path
 
 import redis
 
+from nightshift.errors import OrchestrationError
+
 PRODUCTION_EXTRA = "pip install 'nightshift[production]'  (prefect-redis, asyncpg)"
 MIN_POSTGRES = (14, 9)  # Prefect's stated minimum for PostgreSQL
 DB_NAME = DB_USER = "prefect"
 
-class ProductionSetupError(RuntimeError):
+class ProductionSetupError(OrchestrationError):
     """A package or permission the production server needs is missing; the message says how to fix it."""
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from nightshift.errors import OrchestrationError
 from nightshift.harnesses.derived_image import commit_image
 from nightshift.resources import is_installed, package_path
 
@@ -51,7 +52,7 @@ if code_version() != sys.argv[1]:
 """
 
 
-class WorkerImageError(RuntimeError):
+class WorkerImageError(OrchestrationError):
     """The worker image cannot be built here; the message says why and what to do."""
 
 

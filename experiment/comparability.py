@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from nightshift.errors import ConfigurationError
 from nightshift.experiment.manifest import RunManifest
 
 GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", "cases", "seeds", "grader_version",
@@ -21,7 +22,7 @@ GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", 
 NOTED = ("harnesses", "metric_sets", "code_version", "packages", "python", "hidden_seed", "suite_validation")
 
 
-class NotComparable(ValueError):
+class NotComparable(ConfigurationError, ValueError):
     """Two runs differ in a pin that decides outcomes; the message lists every such pin."""
 
 

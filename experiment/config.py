@@ -9,11 +9,12 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from nightshift.contracts import SandboxLimits
+from nightshift.errors import ConfigurationError
 from nightshift.flows.infra_alerts import AlertSettings
 from nightshift.models import MetricSpec
 
 
-class ExperimentError(ValueError):
+class ExperimentError(ConfigurationError, ValueError):
     """A problem with the experiment file, phrased for the person who wrote it."""
 
 
@@ -288,7 +289,7 @@ def load_experiment(path: Path) -> Experiment:
     _check_harnesses(path, exp)
     # every relative path in the file is read relative to the file itself, wherever it is run from
     exp.output_dir = (path.parent.resolve() / exp.output_dir).resolve()
-    from nightshift.suites import SuiteError
+    from nightshift.errors import SuiteError
 
     try:
         exp.suite_paths(path.parent)
@@ -300,7 +301,8 @@ def load_experiment(path: Path) -> Experiment:
 
 def _check_harnesses(path: Path, exp: Experiment) -> None:
     """Every variant's harness resolves and its settings validate, before any trial starts."""
-    from nightshift.harnesses.resolve import HarnessError, resolve_harness
+    from nightshift.errors import HarnessError
+    from nightshift.harnesses.resolve import resolve_harness
 
     for index, variant in enumerate(exp.variants):
         try:

@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from nightshift.errors import StorageError
+
 LOCK_NAME = "run.lock"
 
 
-class RunLocked(RuntimeError):
+class RunLocked(StorageError, RuntimeError):
     """Another live process is running this run."""
 
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from prefect import flow, get_run_logger
 
+from nightshift.errors import OrchestrationError
 from nightshift.experiment.config import load_experiment
 from nightshift.experiment.manifest import RunManifest, code_version
 from nightshift.experiment.trials import expand_trials
@@ -48,7 +49,7 @@ from nightshift.planner.schedule import case_block
 from nightshift.tasks.results import result_path
 
 
-class ShardError(RuntimeError):
+class ShardError(OrchestrationError):
     """A shard cannot run on this worker; the message says what differs and what to fix."""
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from prefect import get_run_logger
 
 from nightshift.contracts import SandboxBackend
+from nightshift.errors import SuiteError
 from nightshift.experiment.config import Experiment
 from nightshift.gateway import ModelGateway
 from nightshift.gpu import timing_pool
@@ -25,7 +26,6 @@ from nightshift.models import Case
 from nightshift.sandbox import backend_for
 from nightshift.scratch import reap_scratch
 from nightshift.suites import load_cases
-from nightshift.suites.loader import SuiteError
 from nightshift.tasks.run_trial import TrialContext
 
 

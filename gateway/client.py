@@ -19,6 +19,7 @@ from typing import Any
 import openai
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
+from nightshift.errors import EndpointError
 from nightshift.gateway.buckets import Quota, QuotaGate
 from nightshift.gateway.fleet import FleetBuckets, fleet_id
 from nightshift.gateway.headers import RateLimitHeaders
@@ -33,7 +34,7 @@ FORWARDED_FIELDS = ("model", "messages", "tools", "tool_choice", "temperature", 
 DEFAULT_MAX_TOKENS = 1024  # what the token estimate assumes when a request sets no max_tokens
 
 
-class GatewayError(RuntimeError):
+class GatewayError(EndpointError):
     """The endpoint could not serve a call after every retry: an infrastructure failure, not the agent's."""
 
 

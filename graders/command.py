@@ -42,11 +42,12 @@ def chosen_backend(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
+    from nightshift.errors import SuiteError
     from nightshift.experiment.config import ExperimentError
     from nightshift.graders.validate import print_validation, validate_cases
     from nightshift.resources import is_installed
     from nightshift.sandbox import backend_for
-    from nightshift.suites import SuiteError, load_cases, resolve_suite
+    from nightshift.suites import load_cases, resolve_suite
     from nightshift.suites.validation import write_record
 
     try:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from nightshift.errors import SuiteError
 from nightshift.models import Case
 from nightshift.scratch import new_scratch
 from nightshift.suites.loader import tree_hash
@@ -68,7 +69,7 @@ class GeneratedTests(BaseModel):
     digest: str = Field(description="sha256 over everything generated: equal digests, identical tests.")
 
 
-class HiddenGenerationError(RuntimeError):
+class HiddenGenerationError(SuiteError, RuntimeError):
     """The case's generator failed: a grading-host problem, never the agent's."""
 
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from nightshift.contracts import Sandbox
+from nightshift.errors import ConfigurationError
 from nightshift.models import RESERVED_METRIC_NAMES as RESERVED
 from nightshift.models import Case, GradeResult, MetricSpec
 from nightshift.registry import PluginError
@@ -32,7 +33,7 @@ from nightshift.registry import PluginError
 DEFAULT_METRICS = ("resolved", "progress")  # every trial has these: they are the pass rate and progress
 
 
-class MetricError(ValueError):
+class MetricError(ConfigurationError, ValueError):
     """A metric that cannot be used as named; ``field`` is where in the metric entry the problem is."""
 
     def __init__(self, message: str, field: str = "use") -> None:

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
+from nightshift.errors import SuiteError
 from nightshift.graders.images import case_sandbox_spec, image_problem
 from nightshift.graders.logs import fold
 from nightshift.models import Case, GradeResult, TestOutcome
@@ -37,7 +38,7 @@ class CaseCheck:
         return not self.problems
 
 
-class OracleScriptError(RuntimeError):
+class OracleScriptError(SuiteError, RuntimeError):
     """solution/solve.sh itself failed, so no test result of that run means anything."""
 
 

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from nightshift.errors import HarnessError
 from nightshift.sandbox.images import image_cache
 
 FORMAT = 1  # bump when how a derived image is made changes what ends up in it
@@ -40,8 +41,11 @@ BUILD_ENV = {"DEBIAN_FRONTEND": "noninteractive", "PIP_DISABLE_PIP_VERSION_CHECK
 OUTPUT_TAIL = 4000
 
 
-class InstallError(RuntimeError):
+class InstallError(HarnessError, RuntimeError):
     """An install command failed; the message holds the command, its exit code and its output's tail."""
+
+    def __init__(self, message: str):
+        super().__init__("install", message)  # the variant's harness.install lines
 
 
 @dataclass(frozen=True)

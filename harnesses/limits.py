@@ -18,19 +18,11 @@ import threading
 import time
 from dataclasses import dataclass
 
+from nightshift.errors import LimitReached
 from nightshift.experiment.config import Variant
 from nightshift.gateway import GatewayError, GatewaySession, RequestRejected
 from nightshift.harnesses.working_clock import WorkingClock, waiting_of
 from nightshift.models import Case, ExecResult
-
-
-class LimitReached(Exception):  # noqa: N818 - it is an outcome, not an error of ours
-    """A trial limit was reached; `status` is the trial status it ends with (step_limit, token_limit, ...)."""
-
-    def __init__(self, status: str, reason: str):
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
 
 
 class HarnessStopped(BaseException):  # noqa: N818 - BaseException: `except Exception` in harness code must not eat it

@@ -29,8 +29,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from nightshift.errors import LimitReached
 from nightshift.gateway import GatewayError, GatewaySession, RequestRejected
-from nightshift.harnesses.limits import LimitGuard, LimitReached
+from nightshift.harnesses.limits import LimitGuard
 from nightshift.harnesses.trajectory import TrajectoryLog
 
 

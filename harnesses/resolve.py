@@ -15,18 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from nightshift.errors import HarnessError
 from nightshift.experiment.config import HarnessSpec
 from nightshift.plugins import HARNESSES
 from nightshift.registry import PluginError
 from nightshift.resources import project_dir
-
-
-class HarnessError(ValueError):
-    """A harness that cannot be used as written; `field` is the path under the variant's `harness`."""
-
-    def __init__(self, field_path: str, message: str):
-        super().__init__(message)
-        self.field = field_path
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nightshift.errors import HarnessError
 from nightshift.gateway import GatewaySession
 from nightshift.harnesses.limits import TrialLimits
 from nightshift.harnesses.python_runner import append_event, run_python_harness
-from nightshift.harnesses.resolve import HarnessError, resolve_harness
+from nightshift.harnesses.resolve import resolve_harness
 from nightshift.models import AgentOutcome
 
 

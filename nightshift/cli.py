@@ -45,8 +45,8 @@ def _run(args: argparse.Namespace) -> int:
                       highlight=False)
     if os.environ.get("PREFECT_API_URL"):
         console.print(f"Prefect UI: {os.environ['PREFECT_API_URL'].removesuffix('/api')}")
+    from nightshift.errors import SuiteError
     from nightshift.experiment.config import ExperimentError, load_experiment
-    from nightshift.suites.loader import SuiteError
 
     try:
         exp = load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything

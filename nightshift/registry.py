@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import nightshift
+from nightshift.errors import ConfigurationError
 
 
-class PluginError(ValueError):
+class PluginError(ConfigurationError, ValueError):
     """A plugin name that does not resolve; the message names the group, the name and the fix."""
 
 

@@ -11,6 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
+from nightshift.errors import ConfigurationError
 from nightshift.resources import package_path
 
 # package data leaves out dot-files, so they ship under a plain name
@@ -19,7 +20,7 @@ _SUBSTITUTED = {"prefect.yaml"}  # files with @PROJECT@ in them
 _MERGED = {".gitignore"}  # files a project already has: the starter's lines are appended, never replaced
 
 
-class InitError(RuntimeError):
+class InitError(ConfigurationError, RuntimeError):
     """The starter project cannot be written; the message names the files and the fix."""
 
 

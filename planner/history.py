@@ -14,10 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nightshift.errors import ConfigurationError
 from nightshift.planner.model import TrialLoad
 
 
-class HistoryError(ValueError):
+class HistoryError(ConfigurationError, ValueError):
     """A history source that cannot be read, phrased for the person who named it."""
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 
+from nightshift.errors import ConfigurationError
+
 _HEX = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 
-class ImagePinError(ValueError):
+class ImagePinError(ConfigurationError, ValueError):
     """The configured image is missing, or its name resolves to a different id than its pin."""
 
 

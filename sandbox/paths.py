@@ -11,8 +11,10 @@ import os
 import stat
 from pathlib import Path
 
+from nightshift.errors import NightshiftError
 
-class SandboxPathError(ValueError):
+
+class SandboxPathError(NightshiftError, ValueError):
     pass
 
 

@@ -25,6 +25,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from nightshift.errors import SandboxError
+
 _DENY = {
     "keyring": ["add_key", "keyctl", "request_key"],
     "io_uring": ["io_uring_setup", "io_uring_enter", "io_uring_register"],
@@ -52,7 +54,7 @@ POLICY = {
 _COMPILER = Path(__file__).with_name("seccomp_compile.py")
 
 
-class SeccompUnavailable(RuntimeError):
+class SeccompUnavailable(SandboxError):
     pass
 
 

@@ -23,12 +23,13 @@ import random
 import socket
 from pathlib import Path
 
+from nightshift.errors import SandboxError
 from nightshift.sandbox.owner import start_time
 
 DEFAULT_RANGE = (3_000_000, 3_065_535)
 
 
-class UidPoolError(RuntimeError):
+class UidPoolError(SandboxError):
     pass
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import uvicorn
 from pydantic import ValidationError
 
+from nightshift.errors import SuiteError
 from nightshift.simulator.config import FAULT_KINDS, SimulatorConfig
 from nightshift.simulator.server import create_app
-from nightshift.suites.loader import SuiteError
 
 
 def _fault(text: str) -> tuple[str, float]:

@@ -4,7 +4,8 @@ validation record. Owns the case folder format (docs/SUITES.md) and content hash
 Must not run cases: graders/ does that.
 """
 
+from nightshift.errors import SuiteError
 from nightshift.suites.catalog import resolve_suite
-from nightshift.suites.loader import SuiteError, load_cases, suite_hash
+from nightshift.suites.loader import load_cases, suite_hash
 
 __all__ = ["SuiteError", "load_cases", "resolve_suite", "suite_hash"]

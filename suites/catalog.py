@@ -12,8 +12,8 @@ import os
 import tomllib
 from pathlib import Path
 
+from nightshift.errors import SuiteError
 from nightshift.resources import package_path, state_dir
-from nightshift.suites.loader import SuiteError
 
 BUILTIN = package_path("nightshift.suites", "builtin")
 

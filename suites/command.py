@@ -27,7 +27,7 @@ def add_import_command(sub: argparse._SubParsersAction) -> None:
 
 
 def import_suite_command(args: argparse.Namespace, console: Console) -> int:
-    from nightshift.suites import SuiteError
+    from nightshift.errors import SuiteError
     from nightshift.suites.importers import run_importer
 
     out = Path(args.out)
@@ -51,7 +51,7 @@ def import_suite_command(args: argparse.Namespace, console: Console) -> int:
 
 
 def _image_map(pairs: list[str]) -> dict[str, str]:
-    from nightshift.suites import SuiteError
+    from nightshift.errors import SuiteError
 
     found = {}
     for pair in pairs:

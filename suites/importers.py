@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nightshift.errors import SuiteError
 from nightshift.registry import PluginError
-from nightshift.suites.loader import SuiteError
 
 
 @dataclass(frozen=True)

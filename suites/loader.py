@@ -15,15 +15,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from nightshift.errors import SuiteError
 from nightshift.models import Case, CaseLimits, CaseTiming, Checkpoint, HiddenTests, MetricSpec
 
 VALIDATION_FILE = "validation.json"
 # where the sandbox itself mounts things: a case's workdir alias may not sit on them
 _RESERVED_TOP = {"", "workspace", "grader", "tmp", "proc", "dev", "sys"}
-
-
-class SuiteError(ValueError):
-    """A malformed suite or case folder; the message names the file and the fix."""
 
 
 def tree_hash(root: Path) -> str:

@@ -19,7 +19,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from nightshift.suites.loader import SuiteError
+from nightshift.errors import SuiteError
 
 REQUIRED = ("instance_id", "repo", "base_commit", "patch", "test_patch", "FAIL_TO_PASS", "PASS_TO_PASS")
 # their harness reads Django's and SymPy's own runners' logs; only pytest logs are read here

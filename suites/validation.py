@@ -17,8 +17,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from nightshift.errors import SuiteError
 from nightshift.models import Case
-from nightshift.suites.loader import VALIDATION_FILE, SuiteError
+from nightshift.suites.loader import VALIDATION_FILE
 
 
 class CaseRecord(BaseModel):

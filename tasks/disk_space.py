@@ -15,6 +15,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from nightshift.errors import StorageError
+
 DEFAULT_TRIAL_BYTES = 256 * 1024
 """A trial's row + trajectory + cache entry when nothing measured is at hand (20 steps of long output)."""
 FIXED_BYTES = 16 * 1024 * 1024
@@ -22,7 +24,7 @@ FIXED_BYTES = 16 * 1024 * 1024
 MARGIN = 1.5
 
 
-class DiskFull(RuntimeError):
+class DiskFull(StorageError, RuntimeError):
     """The disk holding the run is full (or would be): the night stops with what it has written kept."""
 
 

@@ -16,13 +16,14 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from nightshift.errors import StorageError
 from nightshift.models import TrialResult, TrialStatus
 from nightshift.tasks.results import result_path
 
 log = logging.getLogger("nightshift.rows")
 
 
-class CorruptRow(ValueError):
+class CorruptRow(StorageError, ValueError):
     """A row file exists but is not a valid TrialResult."""
 
 

@@ -19,6 +19,7 @@ from prefect import get_run_logger, task
 from prefect.states import Completed, Failed, State
 
 from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
+from nightshift.errors import InfrastructureError, StorageError
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.graders.images import case_sandbox_spec
@@ -31,7 +32,7 @@ from nightshift.tasks.results import write_result
 from nightshift.tasks.trial_state import name_task_run, outcome_line
 
 
-class InfraError(RuntimeError):
+class InfraError(InfrastructureError, RuntimeError):
     """The trial could not be evaluated for reasons that are not the agent's (sandbox, endpoint, grader)."""
 
 
@@ -59,7 +60,7 @@ class TrialContext:
         return self.metrics[case.suite]
 
 
-class NightHalted(RuntimeError):
+class NightHalted(StorageError, RuntimeError):
     """This trial was not run because the night is stopping; a re-run runs it."""
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from nightshift.contracts import SandboxSpec
+from nightshift.errors import SuiteError
 from nightshift.graders import CaseGrader
 from nightshift.graders.hidden import HiddenTestSource, generate
 from nightshift.graders.oracle import check_case, flaky_names
@@ -13,7 +14,6 @@ from nightshift.models import AgentOutcome, GradeResult, TestOutcome, TrialStatu
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
 from nightshift.suites import load_cases
 from nightshift.suites.humaneval import import_humaneval
-from nightshift.suites.loader import SuiteError
 from nightshift.suites.validation import SuiteRecord, require_validated, write_record
 from nightshift.tasks.run_trial import decide_status
 from tests.conftest import BUILTIN

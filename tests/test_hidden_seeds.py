@@ -8,6 +8,7 @@ import duckdb
 import pytest
 
 from nightshift.contracts import SandboxSpec
+from nightshift.errors import SuiteError
 from nightshift.experiment.comparability import check_comparable
 from nightshift.experiment.config import Experiment, Variant, load_experiment
 from nightshift.experiment.manifest import ModelPin, build_manifest
@@ -19,7 +20,6 @@ from nightshift.models import TrialResult, TrialStatus
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
 from nightshift.suites import load_cases
 from nightshift.suites.humaneval import import_humaneval
-from nightshift.suites.loader import SuiteError
 from nightshift.suites.validation import CaseRecord, SuiteRecord, run_validation_pins, write_record
 from nightshift.tasks.results import write_parquet
 from tests.conftest import BUILTIN

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from nightshift.contracts import SandboxSpec
+from nightshift.errors import SuiteError
 from nightshift.experiment.config import ExperimentError, load_experiment
 from nightshift.experiment.manifest import ModelPin, build_manifest
 from nightshift.experiment.trials import expand_trials
@@ -16,7 +17,7 @@ from nightshift.graders import CaseGrader
 from nightshift.graders.metric import ActiveMetric, MetricSet, TrialFacts, host_files, metric_sets, workspace_files
 from nightshift.models import MetricSpec
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
-from nightshift.suites import SuiteError, load_cases
+from nightshift.suites import load_cases
 from tests.conftest import BUILTIN
 
 CASE = next(c for c in load_cases(BUILTIN) if c.id == "py-bugfix-slugify")

@@ -56,7 +56,7 @@ def my_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         from pathlib import Path
 
         from nightshift.sandbox.bubblewrap import BubblewrapBackend
-        from nightshift.suites.loader import SuiteError
+        from nightshift.errors import SuiteError
 
         BUILTIN = Path({str(BUILTIN)!r})
         CREATED = []

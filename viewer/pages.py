@@ -20,6 +20,7 @@ from importlib import resources
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from nightshift.errors import StorageError
 from nightshift.viewer.run_data import RunData
 
 ASSETS = ("viewer.js", "viewer.css")
@@ -28,7 +29,7 @@ _TRIAL_FILE = re.compile(r"^data/([ab])/t/([A-Za-z0-9_.-]{1,128})\.js$")
 _env = Environment(loader=PackageLoader("nightshift.viewer", "templates"), autoescape=select_autoescape(["html"]))
 
 
-class PageNotFound(LookupError):
+class PageNotFound(StorageError, LookupError):
     pass
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from nightshift.errors import StorageError
 from nightshift.tasks.artifacts import read_diff, read_grade
 from nightshift.viewer.steps import read_steps
 
@@ -27,7 +28,7 @@ HELD_OUT_KEPT = {"trial_id", "case_id", "variant", "domain", "split", "seed", "s
 SHOWN = 10  # slowest / most expensive trials in the overview
 
 
-class RunNotFound(ValueError):
+class RunNotFound(StorageError, ValueError):
     """The folder given is not a run folder (no results)."""
 
 

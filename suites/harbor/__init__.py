@@ -20,12 +20,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nightshift.errors import SuiteError
 from nightshift.suites.harbor.compose import sidecar_specs
 from nightshift.suites.harbor.environment import BuiltEnvironment, build_environment, extract_workdir, sidecar_image
 from nightshift.suites.harbor.paths import SOLUTION_IN_SANDBOX, TESTS_IN_SANDBOX, copy_mapped, map_paths
 from nightshift.suites.harbor.task import DEFAULT_MAX_STEPS, HarborTask, TaskRefused, is_task, read_task
 from nightshift.suites.harbor.verifier import Substitution, rewrite, scan, test_scripts, wrapper
-from nightshift.suites.loader import SuiteError
 
 __all__ = ["HarborImport", "TaskRefused", "import_harbor", "is_task", "map_paths", "read_task",
            "TESTS_IN_SANDBOX"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from nightshift.suites.loader import SuiteError
+from nightshift.errors import SuiteError
 
 DEFAULT_MAX_STEPS = 40
 

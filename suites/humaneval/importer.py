@@ -18,10 +18,10 @@ import json
 import shutil
 from pathlib import Path
 
+from nightshift.errors import SuiteError
 from nightshift.resources import package_path
 from nightshift.suites.humaneval.contract import derive, recorded_inputs
 from nightshift.suites.humaneval.overrides import OVERRIDES
-from nightshift.suites.loader import SuiteError
 
 HERE = package_path("nightshift.suites", "humaneval")
 FORMAT_VERSION = "2"
