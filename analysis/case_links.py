@@ -11,7 +11,7 @@ import duckdb
 
 from nightshift.analysis.source import run_labels, sql_text
 from nightshift.analysis.summary import Analysis
-from nightshift.viewer.links import pair_url, run_url
+from nightshift.links import pair_url, run_url
 
 Block = tuple
 

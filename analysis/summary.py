@@ -13,7 +13,8 @@ from nightshift.analysis import noise
 from nightshift.analysis.infra_bounds import infra_lines
 from nightshift.analysis.paired import DETECT, Comparison, comparisons, floats
 from nightshift.analysis.scores import case_table, clustered_scores, status_counts
-from nightshift.analysis.source import AnalysisError, connect
+from nightshift.analysis.source import AnalysisError, connect, parquet_paths
+from nightshift.analysis.trust import trust_notes
 
 
 @dataclass
@@ -61,12 +62,8 @@ def choose_pairs(arms: list[str], run_of: dict[str, str], variant_of: dict[str, 
 def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | Path | None = None,
             detect: float = DETECT, breakdowns: bool = True) -> Analysis:
     """Analyse run folders or Parquet files; ``vs`` is a run whose variants are the baselines."""
-    from nightshift.analysis.source import parquet_paths
-
     files = parquet_paths([*([vs] if vs is not None else []), *runs])
     con, info = connect(files)
-    from nightshift.flows.infra_alerts import trust_notes  # the night's infra share against its threshold
-
     info["untrusted"] = trust_notes(info["files"])
     info["notes"] += info["untrusted"]
     case_table(con)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from nightshift.harnesses.tool_agent import TOOL_SCHEMAS, render_observation
-from nightshift.harnesses.trajectory import TrajectoryLog
 from nightshift.models import AgentOutcome, Case
+from nightshift.tools import TOOL_SCHEMAS, render_observation
+from nightshift.trajectory import TrajectoryLog
 
 
 class Settings(BaseModel):

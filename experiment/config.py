@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from nightshift.contracts import SandboxLimits
 from nightshift.errors import ConfigurationError
-from nightshift.flows.infra_alerts import AlertSettings
 from nightshift.models import MetricSpec
 
 
@@ -144,6 +143,17 @@ class ModelEndpoint(_Strict):
     prices: dict[str, ModelPrice] = Field({}, description="Price per model name (a variant's model or the "
                                           "served version), for each trial's cost_usd; unpriced models cost 0.")
     simulator: SimulatorSettings = SimulatorSettings()
+
+
+class AlertSettings(BaseModel, extra="forbid"):
+    """``alerts:`` in an experiment file: when infrastructure failures make a night untrustworthy."""
+
+    infra_share: float = Field(0.2, gt=0, lt=1, description="Share of infra_error trials among the last `window` "
+                               "above which an alert is raised; a whole night above it is marked not trustworthy.")
+    window: int = Field(50, ge=1, description="How many of the latest trials the share is taken over.")
+    notify_block: str | None = Field(None, description="A saved Prefect notification block fired on an alert, "
+                                     "as 'block-type-slug/name' (e.g. 'slack-webhook/nightly', "
+                                     "'custom-webhook-notification/ops'); unset: log and artifact only.")
 
 
 class SandboxSettings(_Strict):
@@ -314,7 +324,7 @@ def _check_harnesses(path: Path, exp: Experiment) -> None:
 
 def _check_metrics(path: Path, exp: Experiment) -> None:
     """Resolve every metric now, so a wrong name or setting stops the run before any trial starts."""
-    from nightshift.graders.metric import MetricError, resolve_metric
+    from nightshift.metrics import MetricError, resolve_metric
 
     seen: dict[str, int] = {}
     for index, entry in enumerate(exp.metrics):

@@ -15,20 +15,8 @@ import logging
 from collections import Counter, deque
 from pathlib import Path
 
-from pydantic import BaseModel, Field
-
-TRUST_FILE = "trust.json"
-
-
-class AlertSettings(BaseModel, extra="forbid"):
-    """``alerts:`` in an experiment file: when infrastructure failures make a night untrustworthy."""
-
-    infra_share: float = Field(0.2, gt=0, lt=1, description="Share of infra_error trials among the last `window` "
-                               "above which an alert is raised; a whole night above it is marked not trustworthy.")
-    window: int = Field(50, ge=1, description="How many of the latest trials the share is taken over.")
-    notify_block: str | None = Field(None, description="A saved Prefect notification block fired on an alert, "
-                                     "as 'block-type-slug/name' (e.g. 'slack-webhook/nightly', "
-                                     "'custom-webhook-notification/ops'); unset: log and artifact only.")
+from nightshift.analysis.trust import TRUST_FILE
+from nightshift.experiment.config import AlertSettings
 
 
 class InfraAlarm:
@@ -82,18 +70,3 @@ class InfraAlarm:
         (run_dir / TRUST_FILE).write_text(json.dumps(record, indent=1) + "\n")
         return record
 
-
-def trust_notes(parquet_files: list[str]) -> list[str]:
-    """One 'NOT TRUSTWORTHY' line per run whose trust.json says its infra share was over the threshold."""
-    notes = []
-    for file in parquet_files:
-        path = Path(file).parent / TRUST_FILE
-        try:
-            record = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        if not record.get("trustworthy", True):
-            kinds = ", ".join(f"{k} {n}" for k, n in record.get("infra_by_kind", {}).items())
-            notes.append(f"NOT TRUSTWORTHY: run {path.parent.name}: {record['infra_share']:.0%} of its trials ended "
-                         f"in infra_error ({kinds}), over the experiment's threshold of {record['threshold']:.0%}")
-    return notes

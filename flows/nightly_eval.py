@@ -130,7 +130,7 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publishe
     from nightshift.analysis.paired import as_dicts
     from nightshift.analysis.report import blocks, to_markdown, write_report
     from nightshift.analysis.tables import SCORE_HEADERS, drop_empty, score_rows
-    from nightshift.viewer.links import run_url, view_command
+    from nightshift.links import run_url, view_command
 
     result = analyse([parquet], baseline=baseline)
     title = f"nightly-eval {run_dir.name}"

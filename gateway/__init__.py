@@ -8,10 +8,8 @@ cost). Must not know about cases, sandboxes or grading. See docs/GATEWAY.md.
 """
 
 from nightshift.gateway.buckets import Quota, QuotaGate, TokenBucket
-from nightshift.gateway.client import GatewayError, GatewaySession, ModelGateway, RequestRejected
+from nightshift.gateway.client import GatewaySession, ModelGateway
 from nightshift.gateway.fleet import FleetBuckets
 from nightshift.gateway.headers import RateLimitHeaders
 
-__all__ = ["FleetBuckets", "GatewayError", "GatewaySession", "ModelGateway", "Quota", "QuotaGate", "RateLimitHeaders",
-           "RequestRejected",
-           "TokenBucket"]
+__all__ = ["FleetBuckets", "GatewaySession", "ModelGateway", "Quota", "QuotaGate", "RateLimitHeaders", "TokenBucket"]

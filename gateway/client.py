@@ -19,7 +19,7 @@ from typing import Any
 import openai
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
-from nightshift.errors import EndpointError
+from nightshift.errors import GatewayError, RequestRejected
 from nightshift.gateway.buckets import Quota, QuotaGate
 from nightshift.gateway.fleet import FleetBuckets, fleet_id
 from nightshift.gateway.headers import RateLimitHeaders
@@ -32,15 +32,6 @@ FORWARDED_FIELDS = ("model", "messages", "tools", "tool_choice", "temperature", 
                     "max_completion_tokens", "stop", "response_format", "parallel_tool_calls", "presence_penalty",
                     "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "n", "user")
 DEFAULT_MAX_TOKENS = 1024  # what the token estimate assumes when a request sets no max_tokens
-
-
-class GatewayError(EndpointError):
-    """The endpoint could not serve a call after every retry: an infrastructure failure, not the agent's."""
-
-
-class RequestRejected(GatewayError):
-    """The request itself cannot be served — too large for the key's tokens/min, or refused by the endpoint
-    as invalid (400/422): the sender's doing, not the endpoint's, so never an infra_error of the trial."""
 
 
 class ModelGateway:

@@ -27,8 +27,8 @@ from nightshift.gateway import GatewaySession
 from nightshift.harnesses.limits import LimitGuard, TrialLimits
 from nightshift.harnesses.proxy import ModelProxy
 from nightshift.harnesses.resolve import ResolvedHarness
-from nightshift.harnesses.trajectory import TrajectoryLog
 from nightshift.models import AgentOutcome, Case, ExecResult
+from nightshift.trajectory import TrajectoryLog
 
 CONTROL_DIR = "/run/nightshift"  # inside the sandbox (read-only); on the host, sandbox.run_dir
 INSTRUCTION_FILE = f"{CONTROL_DIR}/instruction.md"

@@ -18,9 +18,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from nightshift.errors import LimitReached
+from nightshift.errors import GatewayError, LimitReached, RequestRejected
 from nightshift.experiment.config import Variant
-from nightshift.gateway import GatewayError, GatewaySession, RequestRejected
+from nightshift.gateway import GatewaySession
 from nightshift.harnesses.working_clock import WorkingClock, waiting_of
 from nightshift.models import Case, ExecResult
 

@@ -29,10 +29,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from nightshift.errors import LimitReached
-from nightshift.gateway import GatewayError, GatewaySession, RequestRejected
+from nightshift.errors import GatewayError, LimitReached, RequestRejected
+from nightshift.gateway import GatewaySession
 from nightshift.harnesses.limits import LimitGuard
-from nightshift.harnesses.trajectory import TrajectoryLog
+from nightshift.trajectory import TrajectoryLog
 
 
 def _error(status: int, message: str, kind: str, code: str | None = None) -> JSONResponse:

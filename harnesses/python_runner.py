@@ -24,7 +24,8 @@ import time
 import traceback
 from pathlib import Path
 
-from nightshift.gateway import GatewayError, GatewaySession, RequestRejected
+from nightshift.errors import GatewayError, RequestRejected
+from nightshift.gateway import GatewaySession
 from nightshift.harnesses.limits import (
     GuardedSandbox,
     HarnessStopped,

@@ -11,31 +11,12 @@ import time
 from pathlib import Path
 
 from nightshift.contracts import ModelClient, Sandbox
+from nightshift.errors import GatewayError, RequestRejected
 from nightshift.experiment.config import HarnessSettings
-from nightshift.gateway import GatewayError, RequestRejected
-from nightshift.harnesses.trajectory import TrajectoryLog
 from nightshift.harnesses.working_clock import WorkingClock, waiting_of
-from nightshift.models import AgentOutcome, Case, ExecResult
-
-TOOL_SCHEMAS = {
-    "bash": {"type": "function", "function": {
-        "name": "bash",
-        "description": "Run a bash command in the sandbox (cwd /workspace). Returns exit code and output.",
-        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}},
-    "submit": {"type": "function", "function": {
-        "name": "submit", "description": "Call when the task is complete. Ends the episode.",
-        "parameters": {"type": "object", "properties": {}}}},
-}
-OBSERVATION_CHARS = 8000  # what the model sees of one command's output
-
-
-def render_observation(result: ExecResult) -> str:
-    text = f"exit code: {result.exit_code}" + (" (timed out)" if result.timed_out else "")
-    if result.stdout:
-        text += f"\nstdout:\n{result.stdout[-OBSERVATION_CHARS:]}"
-    if result.stderr:
-        text += f"\nstderr:\n{result.stderr[-OBSERVATION_CHARS // 2:]}"
-    return text
+from nightshift.models import AgentOutcome, Case
+from nightshift.tools import TOOL_SCHEMAS, render_observation
+from nightshift.trajectory import TrajectoryLog
 
 
 class ToolAgent:

@@ -58,6 +58,15 @@ class EndpointError(InfrastructureError, RuntimeError):
     """The model endpoint failed after retries (infra_error), or refused a request outright."""
 
 
+class GatewayError(EndpointError):
+    """The endpoint could not serve a call after every retry: an infrastructure failure, not the agent's."""
+
+
+class RequestRejected(GatewayError):
+    """The request itself cannot be served — too large for the key's tokens/min, or refused by the endpoint
+    as invalid (400/422): the sender's doing, not the endpoint's, so never an infra_error of the trial."""
+
+
 class OrchestrationError(InfrastructureError, RuntimeError):
     """The Prefect server, a work pool, a worker image or a shard."""
 

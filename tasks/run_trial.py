@@ -23,8 +23,9 @@ from nightshift.errors import InfrastructureError, StorageError
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.graders.images import case_sandbox_spec
-from nightshift.graders.metric import MetricSet, TrialFacts, default_metrics, host_files, workspace_files
+from nightshift.graders.metric import MetricSet, default_metrics, host_files, workspace_files
 from nightshift.harnesses.runner import run_harness
+from nightshift.metrics import TrialFacts
 from nightshift.models import AgentOutcome, Case, GradeResult, TrialResult, TrialStatus
 from nightshift.tasks.artifacts import keep_workspace_diff, write_grade
 from nightshift.tasks.disk_space import DiskFull, is_disk_full

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from nightshift.errors import GatewayError
 from nightshift.experiment.config import HarnessSettings
-from nightshift.gateway import GatewayError, ModelGateway
+from nightshift.gateway import ModelGateway
 from nightshift.gateway.retry import BackoffWait
 from nightshift.harnesses.tool_agent import ToolAgent
 from nightshift.simulator.config import FAULT_KINDS, SimulatorConfig

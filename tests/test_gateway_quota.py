@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from nightshift.gateway import GatewayError, ModelGateway, Quota
+from nightshift.errors import GatewayError
+from nightshift.gateway import ModelGateway, Quota
 from nightshift.gateway.loadgen import drive, gateway_caller
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator

@@ -112,7 +112,7 @@ def test_the_clock_ceiling_reached_while_waiting_is_infra_error(tmp_path) -> Non
 
 class RejectingSession(WaitingSession):
     def chat(self, **_) -> dict:
-        from nightshift.gateway import RequestRejected
+        from nightshift.errors import RequestRejected
 
         raise RequestRejected("a request of about 1000000001 tokens exceeds the key's 4000000 tokens/min")
 
@@ -121,7 +121,7 @@ class ClaimsInfra(Calls):
     """Catches the rejection and claims the endpoint failed."""
 
     def run(self, case, sandbox, model, seed, trajectory) -> AgentOutcome:
-        from nightshift.gateway import GatewayError
+        from nightshift.errors import GatewayError
 
         try:
             model.chat(model=self.model, messages=[], tools=[])

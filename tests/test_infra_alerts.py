@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from nightshift.flows.infra_alerts import AlertSettings, InfraAlarm, trust_notes
+from nightshift.analysis.trust import trust_notes
+from nightshift.experiment.config import AlertSettings
+from nightshift.flows.infra_alerts import InfraAlarm
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from nightshift.experiment.config import ExperimentError, load_experiment
 from nightshift.experiment.manifest import ModelPin, build_manifest
 from nightshift.experiment.trials import expand_trials
 from nightshift.graders import CaseGrader
-from nightshift.graders.metric import ActiveMetric, MetricSet, TrialFacts, host_files, metric_sets, workspace_files
+from nightshift.graders.metric import MetricSet, host_files, metric_sets, workspace_files
+from nightshift.metrics import ActiveMetric, TrialFacts
 from nightshift.models import MetricSpec
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
 from nightshift.suites import load_cases

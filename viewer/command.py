@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from nightshift.viewer.links import DEFAULT_PORT
+from nightshift.links import DEFAULT_PORT
 
 
 def add_view_command(sub: argparse._SubParsersAction) -> None:

@@ -1,4 +1,4 @@
-"""A trial's trajectory (harnesses/trajectory.py JSON lines) as steps: the model's message, each tool call
+"""A trial's trajectory (nightshift/trajectory.py JSON lines) as steps: the model's message, each tool call
 with its output and timing, the tokens of the call; and where two trials' steps first diverge.
 
 A step's ``signature`` is what the agent decided at that step (its tool calls, or its text when it

@@ -1,4 +1,4 @@
-"""One JSON line per event of a trial's agent phase: model turns, tool calls and their outputs."""
+"""One JSON line per event of a trial's agent phase: model turns, tool calls and their outputs (docs/VIEWER.md)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from types import TracebackType
 
 
 class TrajectoryLog:
+    """A trial's trajectory file, written one event at a time: ``write("model", message=...)``."""
+
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file = path.open("w")
