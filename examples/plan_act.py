@@ -16,9 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from nightshift.models import AgentOutcome, Case
-from nightshift.tools import TOOL_SCHEMAS, render_observation
-from nightshift.trajectory import TrajectoryLog
+from nightshift.plugin import TOOL_SCHEMAS, AgentOutcome, Case, TrajectoryLog, render_observation
 
 
 class Settings(BaseModel):

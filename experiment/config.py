@@ -21,27 +21,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class HarnessSettings(_Strict):
-    """How the reference agent loop behaves for one variant."""
-
-    system_prompt: str = Field(
-        "You are a careful software engineer working in a Linux sandbox. Use the bash tool to inspect "
-        "and change files in /workspace. When the task is done, call submit.",
-        description="System message sent first in every trial.")
-    tools: list[Literal["bash", "submit"]] = Field(["bash", "submit"], description="Tools offered to the model.")
-    max_steps: int | None = Field(None, ge=1, description="Model turns per trial; unset uses the case's limit.")
-    temperature: float = Field(0.0, ge=0, le=2, description="Sampling temperature sent with every call.")
-    max_tokens: int = Field(1024, ge=1, description="max_tokens for each model call.")
-    command_timeout_s: float = Field(60, gt=0, description="Seconds one bash tool call may run.")
-
-    @field_validator("tools")
-    @classmethod
-    def _needs_submit(cls, tools: list[str]) -> list[str]:
-        if "submit" not in tools:
-            raise ValueError("the agent needs the 'submit' tool to finish; add 'submit' to tools")
-        return tools
-
-
 HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "max_steps"}
 
 
@@ -91,9 +70,7 @@ class Variant(_Strict):
         """`harness: {max_steps: 30}` (the reference loop's settings, as before harness kinds) still works."""
         if isinstance(data, dict):
             harness = data.get("harness")
-            if isinstance(harness, HarnessSettings):
-                data = {**data, "harness": {"kind": "reference", "settings": harness.model_dump()}}
-            elif isinstance(harness, dict) and harness and not set(harness) & HARNESS_SPEC_KEYS - {"max_steps"}:
+            if isinstance(harness, dict) and harness and not set(harness) & HARNESS_SPEC_KEYS - {"max_steps"}:
                 data = {**data, "harness": {"kind": "reference", "settings": harness}}
         return data
 

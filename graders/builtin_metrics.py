@@ -11,7 +11,7 @@ from fnmatch import fnmatchcase
 
 from pydantic import Field
 
-from nightshift.metrics import Metric, MetricResult, TrialFacts
+from nightshift.plugin import Metric, MetricResult, TrialFacts
 
 
 class Resolved(Metric):

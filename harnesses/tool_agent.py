@@ -9,22 +9,53 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Literal
 
-from nightshift.contracts import ModelClient, Sandbox
-from nightshift.errors import GatewayError, RequestRejected
-from nightshift.experiment.config import HarnessSettings
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
 from nightshift.harnesses.working_clock import WorkingClock, waiting_of
-from nightshift.models import AgentOutcome, Case
-from nightshift.tools import TOOL_SCHEMAS, render_observation
-from nightshift.trajectory import TrajectoryLog
+from nightshift.plugin import (
+    TOOL_SCHEMAS,
+    AgentOutcome,
+    Case,
+    GatewayError,
+    ModelClient,
+    RequestRejected,
+    Sandbox,
+    TrajectoryLog,
+    render_observation,
+)
+
+
+class ReferenceSettings(BaseModel):
+    """`harness.settings` of the reference loop (kind: reference): how it behaves for one variant."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system_prompt: str = Field(
+        "You are a careful software engineer working in a Linux sandbox. Use the bash tool to inspect "
+        "and change files in /workspace. When the task is done, call submit.",
+        description="System message sent first in every trial.")
+    tools: list[Literal["bash", "submit"]] = Field(["bash", "submit"], description="Tools offered to the model.")
+    max_steps: int | None = Field(None, ge=1, description="Model turns per trial; unset uses the case's limit.")
+    temperature: float = Field(0.0, ge=0, le=2, description="Sampling temperature sent with every call.")
+    max_tokens: int = Field(1024, ge=1, description="max_tokens for each model call.")
+    command_timeout_s: float = Field(60, gt=0, description="Seconds one bash tool call may run.")
+
+    @field_validator("tools")
+    @classmethod
+    def _needs_submit(cls, tools: list[str]) -> list[str]:
+        if "submit" not in tools:
+            raise ValueError("the agent needs the 'submit' tool to finish; add 'submit' to tools")
+        return tools
 
 
 class ToolAgent:
-    Settings = HarnessSettings  # what `harness.settings` may hold for kind 'reference'
+    Settings = ReferenceSettings  # what `harness.settings` may hold for kind 'reference'
 
-    def __init__(self, model: str, settings: HarnessSettings | None = None):
+    def __init__(self, model: str, settings: ReferenceSettings | None = None):
         self.model = model
-        self.settings = settings or HarnessSettings()
+        self.settings = settings or ReferenceSettings()
 
     def _prompt(self, case: Case) -> list[dict]:
         return [{"role": "system", "content": self.settings.system_prompt},

@@ -1,13 +1,17 @@
-"""The three contracts every part of a trial implements: Sandbox, Harness, Grader.
+"""The contracts every part of a trial and every plugin implements: Sandbox and SandboxBackend, Harness and the
+ModelClient it is given, Grader, SuiteImporter (Metric is in nightshift.metrics).
 
-Read this first. The life of one trial (tasks/run_trial.py) only talks to these protocols, so a
-backend, an agent loop or a grading scheme can change without touching the others.
+Read this first. The life of one trial (tasks/run_trial.py) only talks to these protocols, so a backend, an
+agent loop or a grading scheme can change without touching the others. Plugin authors import them from
+``nightshift.plugin``, which also says how each plugin is built and what it may raise.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -70,7 +74,12 @@ class Sandbox(Protocol):
 
 
 class SandboxBackend(Protocol):
+    """Makes sandboxes. Built once per night as ``Backend(image)`` (the experiment's ``sandbox.image``: a docker
+    image reference, a root filesystem folder, or 'host'); ``reap()`` runs first, then ``create`` per trial."""
+
     name: str
+
+    def __init__(self, image: str) -> None: ...
 
     def identity(self) -> str:
         """Content identity of the root filesystem (image digest, or rootfs hash) for the manifest."""
@@ -91,7 +100,15 @@ class ModelClient(Protocol):
 
 
 class Harness(Protocol):
-    """The agent loop under evaluation: reads the case, calls the model, runs tools, submits."""
+    """The agent loop under evaluation: reads the case, calls the model, runs tools, submits.
+
+    Built once per trial as ``Harness(model, settings)``: the variant's model name and its ``harness.settings``
+    validated by the class's ``Settings`` pydantic model (None when it declares none). ``run`` is called once, in
+    a thread of its own, under nightshift's limits: it returns an AgentOutcome (``ended_by="submitted"``), or
+    raises LimitReached (that limit's status), RequestRejected (agent_error) or GatewayError (infra_error);
+    anything else it raises is agent_error with its traceback in the trajectory."""
+
+    def __init__(self, model: str, settings: Any = None) -> None: ...
 
     def run(self, case: Case, sandbox: Sandbox, model: ModelClient, seed: int,
             trajectory_path: Path) -> AgentOutcome: ...
@@ -101,3 +118,22 @@ class Grader(Protocol):
     """Decides what the agent's final workspace is worth. Runs after the agent phase only."""
 
     def grade(self, case: Case, sandbox: Sandbox) -> GradeResult: ...
+
+
+@dataclass(frozen=True)
+class SuiteImporter:
+    """One suite format `nightshift import-suite FORMAT [SOURCE] OUT` writes as a suite folder.
+
+    ``write(source, out, name, **options)`` writes the folder ``out`` (case folders and suite.toml: docs/SUITES.md)
+    and raises SuiteError for bad input; what it returns may say what it left out (``refused``: {item: reason},
+    ``imported``: [ids]). ``source`` says what SOURCE is ('a JSONL file'; None: the format needs none);
+    ``options`` are the keyword options it takes beyond (source, out, name). A plain callable with that signature
+    is taken as an importer that needs a source and takes no options."""
+
+    write: Callable[..., object]
+    source: str | None
+    summary: str = ""
+    options: tuple[str, ...] = ()
+
+    def __call__(self, source: Path | None, out: Path, name: str, **options: Any) -> object:
+        return self.write(source, out, name, **options)

@@ -23,8 +23,7 @@ import time
 import uuid
 from pathlib import Path
 
-from nightshift.contracts import SandboxLimits, SandboxSpec
-from nightshift.models import ExecResult
+from nightshift.plugin import ExecResult, SandboxLimits, SandboxSpec
 from nightshift.sandbox import seccomp, uids
 from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.command import COMMAND_INSIDE, RUN_INSIDE, PreparedCommand, prepare, write_command

@@ -25,8 +25,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from nightshift.contracts import SandboxLimits, SandboxSpec
-from nightshift.models import ExecResult
+from nightshift.plugin import ExecResult, SandboxLimits, SandboxSpec
 from nightshift.sandbox import uids
 from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.command import COMMAND_INSIDE, RUN_INSIDE, prepare, write_command

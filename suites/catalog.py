@@ -11,8 +11,11 @@ import hashlib
 import os
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from nightshift.errors import SuiteError
+from nightshift.plugins import IMPORTERS
+from nightshift.registry import PluginError
 from nightshift.resources import package_path, state_dir
 
 BUILTIN = package_path("nightshift.suites", "builtin")
@@ -64,3 +67,28 @@ def resolve_suite(name: str, base: Path | None = None) -> Path:
 
 def suite_name(path: Path) -> str:
     return tomllib.loads((Path(path) / "suite.toml").read_text()).get("name", Path(path).name)
+
+
+def run_importer(format_name: str, source: Path | None, out: Path, name: str | None = None,
+                 options: dict[str, Any] | None = None) -> object:
+    """Resolve ``format_name`` in IMPORTERS and write the suite; every problem is a SuiteError for the user.
+
+    ``options`` are the format-specific flags the user gave (e.g. harbor's base_images); one the importer
+    does not take is refused rather than ignored.
+    """
+
+
+    try:
+        importer = IMPORTERS.resolve(format_name).target
+    except PluginError as exc:
+        raise SuiteError(f"import-suite: {exc}") from None
+    needs = getattr(importer, "source", "a source")
+    if needs is not None and source is None:
+        raise SuiteError(f"import-suite {format_name}: give the source ({needs}) before the output folder")
+    if not callable(importer):
+        raise SuiteError(f"import-suite: importer {format_name!r} is not callable; it must take (source, out, name)")
+    given = {k: v for k, v in (options or {}).items() if v}
+    unknown = sorted(set(given) - set(getattr(importer, "options", ())))
+    if unknown:
+        raise SuiteError(f"import-suite {format_name}: it takes no {', '.join(unknown)} option; remove it")
+    return importer(source, out, name or format_name.rpartition(":")[2], **given)

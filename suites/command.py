@@ -28,7 +28,7 @@ def add_import_command(sub: argparse._SubParsersAction) -> None:
 
 def import_suite_command(args: argparse.Namespace, console: Console) -> int:
     from nightshift.errors import SuiteError
-    from nightshift.suites.importers import run_importer
+    from nightshift.suites.catalog import run_importer
 
     out = Path(args.out)
     try:

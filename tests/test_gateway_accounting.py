@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from nightshift.contracts import SandboxLimits, SandboxSpec
-from nightshift.experiment.config import HarnessSettings, ModelEndpoint, ModelPrice, Variant
+from nightshift.experiment.config import HarnessSpec, ModelEndpoint, ModelPrice, Variant
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.models import ExecResult, GradeResult, TrialStatus
@@ -69,7 +69,7 @@ def run_one(url: str, run_dir: Path, case, max_retries: int = 8):
     gateway = ModelGateway.from_settings(url, SECRET, settings)
     gateway.backoff.initial_s = 0.01
     spec = TrialSpec(trial_id=f"t-{run_dir.name}", run_id="r", case=case, seed=1, model_version="sim-strong-x",
-                     variant=Variant(name="v", model="sim-strong", harness=HarnessSettings(max_steps=3)))
+                     variant=Variant(name="v", model="sim-strong", harness=HarnessSpec(settings={"max_steps": 3})))
     ctx = TrialContext(run_dir=run_dir, backend=StubBackend(), gateway=gateway, limits=SandboxLimits(),
                        grader=NoTests())
     result = execute_trial(spec, ctx)

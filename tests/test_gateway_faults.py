@@ -6,10 +6,9 @@ from pathlib import Path
 import pytest
 
 from nightshift.errors import GatewayError
-from nightshift.experiment.config import HarnessSettings
 from nightshift.gateway import ModelGateway
 from nightshift.gateway.retry import BackoffWait
-from nightshift.harnesses.tool_agent import ToolAgent
+from nightshift.harnesses.tool_agent import ReferenceSettings, ToolAgent
 from nightshift.simulator.config import FAULT_KINDS, SimulatorConfig
 from nightshift.simulator.embedded import running_simulators
 from nightshift.simulator.request_log import key_hash, read_log
@@ -76,7 +75,7 @@ def test_client_errors_are_not_retried(endpoints) -> None:
 
 def test_the_agent_ends_as_infra_error_not_as_a_failure(endpoints, builtin_cases, tmp_path: Path) -> None:
     session = fast_gateway(endpoints["503"][0], max_retries=1).session()
-    agent = ToolAgent("sim-strong", HarnessSettings(max_steps=3))
+    agent = ToolAgent("sim-strong", ReferenceSettings(max_steps=3))
     outcome = agent.run(builtin_cases[0], sandbox=None, model=session, seed=1,  # never reached
                         trajectory_path=tmp_path / "t.jsonl")
     assert outcome.ended_by == "infra_error" and outcome.steps == 0

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from nightshift.contracts import SandboxLimits
-from nightshift.experiment.config import HarnessSettings, Variant
+from nightshift.experiment.config import Variant
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.gateway.retry import BackoffWait
 from nightshift.graders import CaseGrader
 from nightshift.harnesses import ToolAgent
+from nightshift.harnesses.tool_agent import ReferenceSettings
 from nightshift.harnesses.working_clock import WorkingClock
 from nightshift.models import CaseLimits
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
@@ -48,7 +49,7 @@ def limited(case, working_s: float, ceiling_s: float | None = None, steps: int =
 
 def test_waiting_is_not_working(builtin_cases, tmp_path: Path) -> None:
     case = limited(builtin_cases[0], working_s=0.3, ceiling_s=1.2)
-    agent = ToolAgent("m", HarnessSettings())
+    agent = ToolAgent("m", ReferenceSettings())
     stalled = agent.run(case, None, SlowModel(0.1, waits=True), 1, tmp_path / "a.jsonl")
     assert stalled.ended_by == "infra_error" and "ceiling of 1 s" in stalled.reason  # never a timeout
     assert stalled.steps >= 10  # it kept working for the whole ceiling: 0.3 s of limit did not stop it

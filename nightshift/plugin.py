@@ -1,0 +1,88 @@
+"""The one import a nightshift plugin needs: ``from nightshift.plugin import ...``.
+
+Every extension point, what it is given, what it returns and what it may raise (a page each in docs/plugins/):
+
+* **Harness** (docs/plugins/harness.md) — the agent under evaluation. A class with a pydantic ``Settings`` model,
+  built per trial as ``Harness(model, settings)``; ``run(case, sandbox, model, seed, trajectory_path)`` returns
+  an ``AgentOutcome``. ``sandbox`` is a ``Sandbox`` (``exec``, ``read_file``, ``write_file``), ``model`` a
+  ``ModelClient`` (``chat(model=, messages=, tools=, temperature=, seed=, max_tokens=)``: every argument
+  required), ``trajectory_path`` the file to write its steps to with ``TrajectoryLog``. It may raise
+  ``LimitReached``; the model client raises ``RequestRejected`` (the request itself was refused: agent_error)
+  and ``GatewayError`` (the endpoint failed: infra_error). ``TOOL_SCHEMAS`` and ``render_observation`` are the
+  reference loop's bash/submit tools. Named in an experiment as ``harness: {kind: python, entrypoint:
+  module:Class}`` or by an entry point in the ``nightshift.harnesses`` group.
+* **Metric** (docs/plugins/metric.md) — a named score per trial. Subclass ``Metric`` (its fields are settings),
+  implement ``__call__(self, trial: TrialFacts)`` returning a ``MetricResult``, a number, a bool or None.
+  Named in suite.toml's or the experiment's ``metrics:`` as ``use: module:Class`` or an entry point in
+  ``nightshift.metrics``.
+* **Suite importer** (docs/plugins/importer.md) — ``SuiteImporter(write, source, summary, options)`` whose
+  ``write(source, out, name, **options)`` writes a suite folder of ``Case`` folders; raises ``SuiteError``.
+  Run by ``nightshift import-suite NAME``; entry point group ``nightshift.importers``.
+* **Sandbox backend** (docs/plugins/sandbox.md) — a ``SandboxBackend`` class built as ``Backend(image)``, whose
+  ``create(SandboxSpec)`` returns a ``Sandbox`` honouring ``SandboxLimits``; ``exec`` never raises for what a
+  command contains, only ``SandboxError`` when the sandbox itself is broken. Named by ``sandbox.backend``;
+  entry point group ``nightshift.sandboxes``.
+
+Errors: every error nightshift raises is a ``NightshiftError``; a plugin raises the family that says whose
+problem it is (``ConfigurationError`` for its settings, ``SuiteError``, ``SandboxError``, ...). Anything here
+is stable for plugins; every other module of nightshift may change.
+"""
+
+from __future__ import annotations
+
+from nightshift.contracts import (
+    Grader,
+    Harness,
+    ModelClient,
+    Sandbox,
+    SandboxBackend,
+    SandboxLimits,
+    SandboxSpec,
+    SuiteImporter,
+)
+from nightshift.errors import (
+    ConfigurationError,
+    EndpointError,
+    GatewayError,
+    HarnessError,
+    InfrastructureError,
+    LimitReached,
+    NightshiftError,
+    OrchestrationError,
+    RequestRejected,
+    SandboxError,
+    StorageError,
+    SuiteError,
+)
+from nightshift.metrics import Metric, MetricResult, TrialFacts
+from nightshift.models import (
+    AgentOutcome,
+    Case,
+    CaseLimits,
+    Checkpoint,
+    ExecResult,
+    GradeResult,
+    HiddenTests,
+    TestOutcome,
+    TrialResult,
+    TrialStatus,
+)
+from nightshift.tools import TOOL_SCHEMAS, render_observation
+from nightshift.trajectory import TrajectoryLog
+
+__all__ = [
+    # harness
+    "Harness", "ModelClient", "Sandbox", "AgentOutcome", "Case", "CaseLimits", "ExecResult", "TrajectoryLog",
+    "TOOL_SCHEMAS", "render_observation", "LimitReached", "RequestRejected", "GatewayError",
+    # metric
+    "Metric", "MetricResult", "TrialFacts", "GradeResult", "TestOutcome", "Checkpoint", "HiddenTests",
+    # suite importer
+    "SuiteImporter", "SuiteError",
+    # sandbox backend
+    "SandboxBackend", "SandboxSpec", "SandboxLimits", "SandboxError",
+    # grading and results
+    "Grader", "TrialResult", "TrialStatus",
+    # errors
+    "NightshiftError", "ConfigurationError", "HarnessError", "StorageError", "InfrastructureError", "EndpointError",
+    "OrchestrationError",
+]
