@@ -42,7 +42,7 @@ def test_the_docs_hold_commands_of_every_kind() -> None:
 
 @pytest.mark.parametrize("command", by_program("nightshift"), ids=lambda c: c.where)
 def test_nightshift_commands_name_real_subcommands_and_flags(command: DocCommand) -> None:
-    from nightshift.cli import build_parser
+    from nightshift.cli.main import build_parser
 
     words = command.words()[1:]
     subparsers = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction")

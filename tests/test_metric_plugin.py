@@ -97,7 +97,7 @@ metrics:
     verdict = next(line for line in out.splitlines() if line.startswith("fast pass: weak − strong"))
     assert "→ " in verdict and verdict.split("→ ")[1] in ("within noise", "weak better", "weak worse")
 
-    from nightshift.plugins_command import plugin_rows
+    from nightshift.cli.plugins import plugin_rows
 
     assert ("metrics", "fast_pass", "entry point (nightshift-fastpass)", "nightshift-fastpass 0.3.1") in plugin_rows()
     assert main(["plugins"]) == 0

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from nightshift.cli import main
+from nightshift.cli.plan import parse_deadline
 from nightshift.models import TrialResult
 from nightshift.planner import (
     Capacity,
@@ -21,7 +22,6 @@ from nightshift.planner import (
     lower_bounds,
     order_trials,
 )
-from nightshift.planner.command import parse_deadline
 from nightshift.planner.model import simulate
 from nightshift.tasks.results import write_parquet
 

@@ -16,7 +16,7 @@ from tests.conftest import BUILTIN
 
 
 def test_plugins_lists_every_kind_with_source_and_version(capsys) -> None:
-    from nightshift.plugins_command import plugin_rows
+    from nightshift.cli.plugins import plugin_rows
 
     rows = plugin_rows()
     kinds = {kind: {name for k, name, _, _ in rows if k == kind} for kind in ("harnesses", "metrics", "importers",

@@ -1,4 +1,4 @@
-"""The ``nightshift validate-suite`` command (argument handling only; ``import-suite`` is suites/command.py)."""
+"""The ``nightshift validate-suite`` command (argument handling only; ``import-suite`` is cli/import_suite.py)."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
     bar = args.progress == "bar" or (args.progress == "auto" and console.is_terminal)
     try:
         if bar:
-            from nightshift.run_progress import trial_bar
+            from nightshift.cli.progress import trial_bar
 
             with trial_bar(Console(force_terminal=True) if not console.is_terminal else console):
                 summary = nightly_eval(experiment_file=str(Path(args.experiment).resolve()))
@@ -183,7 +183,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
-    from nightshift.starter import InitError, write_project
+    from nightshift.cli.starter import InitError, write_project
 
     folder = Path(args.folder)
     try:
@@ -254,17 +254,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="address the Prefect server listens on (0.0.0.0: workers on other machines)")
     srv.set_defaults(fn=_server)
     serve.set_defaults(fn=_serve)
-    from nightshift.graders.command import add_commands
-    from nightshift.plugins_command import add_plugins_command
-    from nightshift.suites.command import add_import_command
+    from nightshift.cli.import_suite import add_import_command
+    from nightshift.cli.plugins import add_plugins_command
+    from nightshift.cli.validate_suite import add_commands
 
     add_commands(sub)  # validate-suite
     add_import_command(sub)  # import-suite, over the IMPORTERS registry
     add_plugins_command(sub)  # plugins
-    from nightshift.planner.command import add_plan_command
+    from nightshift.cli.plan import add_plan_command
 
     add_plan_command(sub)  # plan
-    from nightshift.viewer.command import add_view_command
+    from nightshift.cli.view import add_view_command
 
     add_view_command(sub)  # view
     from nightshift.sandbox import base_image
