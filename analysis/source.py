@@ -21,7 +21,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from nightshift.errors import StorageError
+from nightshift.errors import ConfigurationError
 from nightshift.models import RESERVED_METRIC_NAMES
 
 PROGRESS_COLUMNS = ("progress", "progress_score")
@@ -109,7 +109,7 @@ def _discover(con: duckdb.DuckDBPyConnection, scan: str, ordered: list[str],
     return found
 
 
-class AnalysisError(StorageError, ValueError):
+class AnalysisError(ConfigurationError, ValueError):
     """A result file the analysis cannot read; the message names the file and the fix."""
 
 

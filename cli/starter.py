@@ -7,10 +7,12 @@ so a wheel writes exactly what a checkout would. Nothing that exists is overwrit
 
 from __future__ import annotations
 
+import argparse
 import re
 import shutil
 from pathlib import Path
 
+from nightshift.cli.output import console
 from nightshift.errors import ConfigurationError
 from nightshift.resources import package_path
 
@@ -70,3 +72,25 @@ def _merge_lines(target: Path, template: str) -> None:
         text = target.read_text()
         comment = [line for line in template.splitlines() if line.startswith("#")]
         target.write_text(text + ("" if text.endswith("\n") or not text else "\n") + "\n".join(comment + new) + "\n")
+
+
+def add_init_command(sub: argparse._SubParsersAction) -> None:
+    init = sub.add_parser("init", help="write a starter project (experiment, one-case suite, prefect.yaml, "
+                                       ".gitignore) into FOLDER")
+    init.add_argument("folder", nargs="?", default=".", help="the project folder (default: this one)")
+    init.add_argument("--force", action="store_true", help="replace starter files that already exist")
+    init.set_defaults(fn=init_command)
+
+
+def init_command(args: argparse.Namespace) -> int:
+    folder = Path(args.folder)
+    written = write_project(folder, force=args.force)
+    for path in written:
+        console.print(f"wrote {path}", markup=False, highlight=False)
+    where = "" if folder.resolve() == Path.cwd().resolve() else f"cd {folder} && "
+    console.print(f"\nnext: {where}nightshift validate-suite suites/starter && nightshift run\n"
+                  "      (runs/ gets the run folders, .nightshift/ the local Prefect server and caches)",
+                  markup=False, highlight=False)
+    return 0
+
+

@@ -1,0 +1,14 @@
+"""The console every subcommand prints to, and how an error reaches the person who ran the command."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+
+console = Console(width=None if sys.stdout.isatty() else 120)
+
+
+def say(text: str, style: str | None = None) -> None:
+    """Print as written: no rich markup (a YAML error's [...] must survive), no highlighting."""
+    console.print(text, style=style, markup=False, highlight=False, soft_wrap=True)
