@@ -27,7 +27,7 @@ from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.experiment.config import HarnessSpec, ModelEndpoint
 from nightshift.gateway import ModelGateway
-from nightshift.harnesses.command import CommandHarness
+from nightshift.harnesses.command_harness import CommandHarness
 from nightshift.harnesses.limits import TrialLimits
 from nightshift.harnesses.resolve import resolve_harness
 from nightshift.models import Case

@@ -7,7 +7,4 @@ Must not call the model.
 
 from nightshift.graders.case_grader import GRADER_VERSION, CaseGrader
 
-# the old name: flows/ built a PublicTestGrader before hidden tests and checkpoints existed
-PublicTestGrader = CaseGrader
-
-__all__ = ["GRADER_VERSION", "CaseGrader", "PublicTestGrader"]
+__all__ = ["GRADER_VERSION", "CaseGrader"]

@@ -2,7 +2,7 @@
 
 Every kind goes through the one registry (nightshift.plugins.HARNESSES): `reference` is a built-in name,
 a Python harness is an entry point of `nightshift.harnesses` or `module:Class` importable from the
-project folder, and a command harness is nightshift's own runner (harnesses/command.py) around the
+project folder, and a command harness is nightshift's own runner (harnesses/command_harness.py) around the
 user's install and run lines. A harness declares its settings as a pydantic model in `Settings`; a
 field it does not declare is an error here, before any trial starts.
 """
@@ -67,7 +67,7 @@ def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | No
 def resolve_harness(spec: HarnessSpec) -> ResolvedHarness:
     """Resolve and validate one variant's harness; HarnessError names the field and the fix."""
     if spec.kind == "command":
-        from nightshift.harnesses.command import CommandHarness
+        from nightshift.harnesses.command_harness import CommandHarness
 
         identity = {"kind": "command", "run": spec.run, "install": list(spec.install), "env": dict(spec.env)}
         return ResolvedHarness(spec, CommandHarness, None, identity)

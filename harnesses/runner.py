@@ -21,7 +21,7 @@ def run_harness(spec, sandbox, session: GatewaySession, trajectory: Path) -> Age
         return AgentOutcome(ended_by="agent_error", reason=f"harness does not resolve: {exc}"[:500])
     limits = TrialLimits.of(spec.variant, spec.case)
     if resolved.spec.kind == "command":
-        from nightshift.harnesses.command import CommandHarness
+        from nightshift.harnesses.command_harness import CommandHarness
 
         return CommandHarness(resolved, spec.variant.model).run(spec.case, sandbox, session, spec.seed,
                                                                 trajectory, limits)

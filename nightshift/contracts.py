@@ -50,7 +50,7 @@ class Sandbox(Protocol):
     """An isolated place to run untrusted commands: no network, limited resources, one per trial.
 
     ``exec`` never raises for anything in ``command``, ``cwd`` or ``env`` (size, NUL bytes, invalid
-    Unicode, a non-string): it returns an ExecResult the agent sees (sandbox/command.py). It raises
+    Unicode, a non-string): it returns an ExecResult the agent sees (sandbox/command_file.py). It raises
     only when the sandbox itself is broken, which the trial records as infra_error.
     """
 

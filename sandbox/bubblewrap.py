@@ -4,7 +4,7 @@ Isolation: new user, net, pid, ipc, uts and cgroup namespaces (no network at all
 loopback), read-only binds of the root filesystem's /usr and a few /etc files, a cleared environment
 (no host secrets), a seccomp filter (sandbox/seccomp.py), and the jail runs as the sandbox's own
 unprivileged host uid (sandbox/uids.py), mapped to itself in the jail's user namespace. The command
-travels as a file (sandbox/command.py), never in argv. Limits: a cgroup per sandbox (memory, pids,
+travels as a file (sandbox/command_file.py), never in argv. Limits: a cgroup per sandbox (memory, pids,
 cpu) where the host allows; rlimits (file size, CPU seconds, open files) always; the quota disk for
 /workspace + /tmp. A background process cannot outlive its exec: bubblewrap's pid namespace dies with
 the command, and we kill whatever is left in the cgroup. Needs root (to drop to the sandbox uid,
@@ -26,7 +26,7 @@ from pathlib import Path
 from nightshift.plugin import ExecResult, SandboxLimits, SandboxSpec
 from nightshift.sandbox import seccomp, uids
 from nightshift.sandbox.cgroups import CgroupSet
-from nightshift.sandbox.command import COMMAND_INSIDE, RUN_INSIDE, PreparedCommand, prepare, write_command
+from nightshift.sandbox.command_file import COMMAND_INSIDE, RUN_INSIDE, PreparedCommand, prepare, write_command
 from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
 from nightshift.sandbox.image_rootfs import ExportedImage, exported_rootfs
 from nightshift.sandbox.notices import limit_notices, with_notices

@@ -28,7 +28,7 @@ from pathlib import Path
 from nightshift.plugin import ExecResult, SandboxLimits, SandboxSpec
 from nightshift.sandbox import uids
 from nightshift.sandbox.cgroups import CgroupSet
-from nightshift.sandbox.command import COMMAND_INSIDE, RUN_INSIDE, prepare, write_command
+from nightshift.sandbox.command_file import COMMAND_INSIDE, RUN_INSIDE, prepare, write_command
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.docker_image import resolve_image
 from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders, sandbox_root

@@ -5,7 +5,7 @@ Layout under the sandbox root ($NIGHTSHIFT_SANDBOX_ROOT, default /tmp/nightshift
     <id>/owner.json        who made it (the reaper's label); written before anything else
     <id>/disk.img, disk/   the quota disk: disk/workspace -> /workspace, disk/tmp -> /tmp
     <id>/grader/           -> /grader, read-only; root-only (unreadable inside) until copy_in
-    <id>/run/              -> /run/nightshift, read-only: the command file (sandbox/command.py) and
+    <id>/run/              -> /run/nightshift, read-only: the command file (sandbox/command_file.py) and
                               any unix socket the host serves to this sandbox (the model proxy)
     <id>/etc/passwd, group -> /etc/passwd, /etc/group: the image's, plus this sandbox's user
 

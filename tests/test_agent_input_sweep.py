@@ -13,7 +13,7 @@ from pathlib import Path
 
 from nightshift.experiment.config import Variant
 from nightshift.experiment.trials import TrialSpec
-from nightshift.graders import PublicTestGrader
+from nightshift.graders import CaseGrader
 from nightshift.models import TrialStatus
 from nightshift.suites import load_cases
 from nightshift.tasks.run_trial import TrialContext, execute_trial
@@ -85,7 +85,7 @@ def _trial(backend_name: str, tmp_path: Path):
     spec = TrialSpec(trial_id=f"sweep-{backend_name}", run_id="sweep", case=case,
                      variant=Variant(name="hostile", model="hostile"), seed=1, model_version="hostile")
     ctx = TrialContext(run_dir=tmp_path / backend_name, backend=make_backend(backend_name), gateway=HostileGateway(),
-                       limits=SMALL, grader=PublicTestGrader())
+                       limits=SMALL, grader=CaseGrader())
     row = execute_trial(spec, ctx)
     events = [json.loads(line) for line in (ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl").open()]
     observations = [e["output"].split("\n", 1)[0] for e in events if e["event"] == "tool"]

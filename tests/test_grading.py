@@ -3,7 +3,7 @@
 import pytest
 
 from nightshift.contracts import SandboxSpec
-from nightshift.graders import CaseGrader, PublicTestGrader
+from nightshift.graders import CaseGrader
 from nightshift.graders.validate import validate_cases
 from nightshift.models import AgentOutcome, GradeResult, TestOutcome, TrialStatus
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
@@ -55,7 +55,7 @@ def test_sitecustomize_left_by_agent_cannot_rig_python_tests() -> None:
                                                      workspace_source=case.workspace_dir))
     try:
         sandbox.write_file("/workspace/sitecustomize.py", b"import os\nos._exit(0)\n")
-        grade = PublicTestGrader().grade(case, sandbox)
+        grade = CaseGrader().grade(case, sandbox)
         assert grade.f2p[0] < grade.f2p[1]
     finally:
         sandbox.destroy()
@@ -156,7 +156,7 @@ def test_a_sandbox_that_fails_to_destroy_still_yields_its_row(monkeypatch) -> No
     from pathlib import Path
 
     ctx = TrialContext(run_dir=Path(tempfile.mkdtemp()), backend=backend, gateway=Gateway(),
-                       limits=SandboxSpec(run_id="r", trial_id="t").limits, grader=PublicTestGrader())
+                       limits=SandboxSpec(run_id="r", trial_id="t").limits, grader=CaseGrader())
     row = execute_trial(spec, ctx)
     assert created and row.status == TrialStatus.failed  # submitted an untouched workspace: graded, not infra
     assert "sandbox destroy failed: OSError: device busy" in row.reason

@@ -17,7 +17,7 @@ import pytest
 from nightshift.experiment.config import Experiment, ModelEndpoint, Variant
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
-from nightshift.graders import PublicTestGrader
+from nightshift.graders import CaseGrader
 from nightshift.harnesses.pins import pin_harnesses
 from nightshift.tasks.run_trial import TrialContext, execute_trial
 from tests.sandbox_support import backend_image, make_backend
@@ -50,7 +50,7 @@ def test_install_is_built_on_the_case_image(backend_name, case_image, tmp_path: 
     assert pins.identities["cli"]["case_images"] == {case_image: derived}  # pinned: part of the trial id
 
     def agent_output(case_images: dict) -> tuple[str, str]:
-        ctx = TrialContext(run_dir=tmp_path, backend=backend, limits=LIMITS, grader=PublicTestGrader(),
+        ctx = TrialContext(run_dir=tmp_path, backend=backend, limits=LIMITS, grader=CaseGrader(),
                            gateway=ModelGateway.from_settings("http://127.0.0.1:9/v1", SECRET, ModelEndpoint()),
                            variant_backends=pins.backends, variant_case_images=case_images)
         spec = TrialSpec(trial_id=f"ci{time.monotonic_ns()}", run_id="r", case=case, seed=1, model_version="s",

@@ -14,7 +14,7 @@ from nightshift.contracts import SandboxLimits
 from nightshift.experiment.config import ModelEndpoint, Variant
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
-from nightshift.graders import PublicTestGrader
+from nightshift.graders import CaseGrader
 from nightshift.models import CaseLimits, TrialStatus
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator
@@ -42,7 +42,7 @@ def backend(request):
 
 def trial(url: str, backend, run_dir: Path, case, mode: str, gateway: ModelGateway | None = None, **harness):
     gateway = gateway or ModelGateway.from_settings(url, SECRET, ModelEndpoint())
-    ctx = TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=LIMITS, grader=PublicTestGrader())
+    ctx = TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=LIMITS, grader=CaseGrader())
     spec = TrialSpec(trial_id=f"c{time.monotonic_ns()}", run_id="r", case=case, seed=1, model_version="s",
                      variant=Variant(name="cli", model="sim-strong", harness={
                          "kind": "command", "run": f'python3 -c "$AGENT_SRC" {mode}', "env": {"AGENT_SRC": AGENT},

@@ -16,7 +16,7 @@ import yaml
 from nightshift.experiment.config import ModelEndpoint, Variant
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
-from nightshift.graders import PublicTestGrader
+from nightshift.graders import CaseGrader
 from nightshift.harnesses.pins import derive
 from nightshift.models import TrialStatus
 from nightshift.simulator.config import SimulatorConfig
@@ -45,7 +45,7 @@ def test_mini_swe_agent_solves_through_the_proxy(mini_backend, tmp_path: Path, b
     with running_simulator(SimulatorConfig(latency_ms=2), [BUILTIN]) as url:
         gateway = ModelGateway.from_settings(url, SECRET, ModelEndpoint())
         ctx = TrialContext(run_dir=tmp_path, backend=mini_backend, gateway=gateway,
-                           limits=LIMITS.model_copy(update={"memory_mb": 1024, "pids": 256}), grader=PublicTestGrader())
+                           limits=LIMITS.model_copy(update={"memory_mb": 1024, "pids": 256}), grader=CaseGrader())
         spec = TrialSpec(trial_id="mini-1", run_id="r", case=case, seed=1, model_version="s",
                          variant=Variant.model_validate(MINI))
         row = execute_trial(spec, ctx)

@@ -12,7 +12,7 @@ from nightshift.contracts import SandboxLimits
 from nightshift.experiment.config import ModelEndpoint, ModelPrice, Variant
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
-from nightshift.graders import PublicTestGrader
+from nightshift.graders import CaseGrader
 from nightshift.models import CaseLimits, TrialStatus
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator
@@ -36,7 +36,7 @@ def backend():
 def run(sim_url: str, backend, tmp_path: Path, case, harness: dict, **variant) -> tuple:
     settings = ModelEndpoint(prices={"sim-strong": ModelPrice(input_per_mtok=1000, output_per_mtok=1000)})
     ctx = TrialContext(run_dir=tmp_path, backend=backend, gateway=ModelGateway.from_settings(sim_url, "sk-t", settings),
-                       limits=SandboxLimits(**{**SMALL.model_dump(), "memory_mb": 256}), grader=PublicTestGrader())
+                       limits=SandboxLimits(**{**SMALL.model_dump(), "memory_mb": 256}), grader=CaseGrader())
     spec = TrialSpec(trial_id=f"t{time.monotonic_ns()}", run_id="r", case=case, seed=1, model_version="s",
                      variant=Variant(name="v", model="sim-strong", harness=harness, **variant))
     row = execute_trial(spec, ctx)

@@ -174,7 +174,7 @@ def test_deleting_the_workspace_and_everything_else_harms_only_the_sandbox(sandb
     assert after.stdout == "again\n2\n"
 
 
-# ---- what an agent sends can never break its own trial (sandbox/command.py) ----
+# ---- what an agent sends can never break its own trial (sandbox/command_file.py) ----
 
 @pytest.mark.parametrize("command, exit_code, expect", [
     ("cat > /workspace/big <<'END'\n" + "y" * 150_000 + "\nEND\nwc -c < /workspace/big", 0, "150001\n"),
