@@ -15,7 +15,6 @@ from pathlib import Path
 
 from prefect import flow
 
-from nightshift.experiment.config import load_experiment
 from nightshift.experiment.trials import TrialSpec, expand_trials
 from nightshift.flows.endpoint import model_endpoint
 from nightshift.flows.nightly_eval import check_suites_validated, pin_run
@@ -23,6 +22,7 @@ from nightshift.flows.trial_context import load_run_cases, open_backend, open_ga
 from nightshift.graders.metric import metric_sets
 from nightshift.harnesses.pins import pin_harnesses
 from nightshift.models import TrialResult, TrialStatus
+from nightshift.preflight import check_experiment
 from nightshift.tasks.results import write_result
 
 
@@ -42,13 +42,14 @@ def finished_row(spec: TrialSpec, index: int) -> TrialResult:
 def write_finished_night(experiment_file: str) -> dict:
     """Write every trial's row of the experiment's night; its run folder and trial count."""
     path = Path(experiment_file).resolve()
-    exp = load_experiment(path)
-    cases = load_run_cases(exp, path)
-    validation = check_suites_validated(exp, path, cases)
+    checked = check_experiment(path)
+    exp = checked.exp
+    cases = load_run_cases(checked)
+    validation = check_suites_validated(checked, cases)
     metrics = metric_sets(cases, exp.metrics)
     backend = open_backend(exp)
-    pins = pin_harnesses(exp, backend, cases)
-    with model_endpoint(exp, exp.suite_paths(path.parent), exp.output_dir / ".simulator") as endpoint:
+    pins = pin_harnesses(exp, checked.harnesses, backend, cases)
+    with model_endpoint(exp, checked.suite_dirs, exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator", backend.identity(), validation, pins.identities,
                            metrics)

@@ -48,11 +48,12 @@ def span(seconds: float) -> str:
 
 def _experiment_trials(path: Path, history: History) -> tuple[list[TrialLoad], dict]:
     """Loads of an experiment file's trials (ordered as the flow orders them) and its capacity settings."""
-    from nightshift.experiment.config import load_experiment
+    from nightshift.preflight import check_experiment
     from nightshift.suites import load_cases
 
-    exp = load_experiment(path)
-    cases = [c for d in exp.suite_paths(path.resolve().parent) for c in load_cases(d)]
+    checked = check_experiment(path)
+    exp = checked.exp
+    cases = [c for d in checked.suite_dirs for c in load_cases(d)]
     if exp.cases is not None:
         cases = [c for c in cases if c.id in set(exp.cases)]
     triples = [(seed, case.id, v.name) for seed in exp.seeds for case in cases for v in exp.variants]

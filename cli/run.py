@@ -57,11 +57,11 @@ def run_command(args: argparse.Namespace) -> int:
                       highlight=False)
     if os.environ.get("PREFECT_API_URL"):
         console.print(f"Prefect UI: {os.environ['PREFECT_API_URL'].removesuffix('/api')}")
-    from nightshift.experiment.config import load_experiment
     from nightshift.flows.endpoint_check import check_endpoint
+    from nightshift.preflight import check_experiment
 
-    exp = load_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
-    check_endpoint(exp, Path(args.experiment))  # and on an endpoint that cannot serve it
+    checked = check_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
+    check_endpoint(checked.exp, checked.file)  # and on an endpoint that cannot serve it
     from nightshift.analysis.tables import print_comparison
     from nightshift.flows.nightly_eval import nightly_eval
 

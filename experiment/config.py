@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from nightshift.contracts import SandboxLimits
 from nightshift.errors import ConfigurationError
@@ -141,23 +141,6 @@ class SandboxSettings(_Strict):
                        "bubblewrap: 'host' or a rootfs path (scripts/build_sandbox_image.py builds both).")
     limits: SandboxLimits = SandboxLimits()
 
-    @field_validator("backend")
-    @classmethod
-    def _known_backend(cls, name: str) -> str:
-        """A name the SANDBOXES registry resolves (a plugin backend validates like a built-in one)."""
-        from nightshift.plugins import SANDBOXES
-        from nightshift.registry import PluginError
-
-        try:
-            SANDBOXES.resolve(name)
-        except PluginError as exc:
-            installed = ", ".join(repr(n) for n in SANDBOXES.names())
-            detail = "" if name in SANDBOXES.names() or ":" not in name else f" ({exc})"
-            raise ValueError(f"unknown sandbox backend {name!r}{detail}; installed: {installed}. Use one of those, "
-                             f"a 'module:Class', or install a package with an entry point in 'nightshift.sandboxes'"
-                             ) from None
-        return name
-
 
 class ScheduleSettings(_Strict):
     """The order trials run in and the night's predicted length (planner/)."""
@@ -246,15 +229,12 @@ class Experiment(_Strict):
             raise ValueError(f"seeds must be unique, got {self.seeds}; remove the repeats")
         return self
 
-    def suite_paths(self, base: Path) -> list[Path]:
-        """Suite folders: 'builtin', 'humaneval' (imported on first use) or paths relative to ``base``."""
-        from nightshift.suites import resolve_suite
-
-        return [resolve_suite(s, base) for s in self.suites]
-
 
 def load_experiment(path: Path) -> Experiment:
-    """Read and validate an experiment file, turning pydantic errors into one readable message."""
+    """Read an experiment file and validate it against this schema, every pydantic error in one readable message.
+
+    What the file names (harnesses, metrics, suites, the sandbox backend) is resolved a layer above, by
+    nightshift.preflight.check_experiment, which runs this first."""
     path = Path(path)
     if not path.is_file():
         raise ExperimentError(f"{path}: no such experiment file; pass the path of a YAML file, or run "
@@ -273,46 +253,9 @@ def load_experiment(path: Path) -> Experiment:
             field = ".".join(str(p) for p in err["loc"]) or "(top level)"
             lines.append(f"  field '{field}': {err['msg']}" + _hint(err))
         raise ExperimentError("\n".join(lines)) from None
-    _check_harnesses(path, exp)
     # every relative path in the file is read relative to the file itself, wherever it is run from
     exp.output_dir = (path.parent.resolve() / exp.output_dir).resolve()
-    from nightshift.errors import SuiteError
-
-    try:
-        exp.suite_paths(path.parent)
-    except SuiteError as exc:
-        raise ExperimentError(f"{path}: field 'suites': {exc}") from None
-    _check_metrics(path, exp)
     return exp
-
-
-def _check_harnesses(path: Path, exp: Experiment) -> None:
-    """Every variant's harness resolves and its settings validate, before any trial starts."""
-    from nightshift.errors import HarnessError
-    from nightshift.harnesses.resolve import resolve_harness
-
-    for index, variant in enumerate(exp.variants):
-        try:
-            resolve_harness(variant.harness)
-        except HarnessError as exc:
-            raise ExperimentError(f"{path}: variant {variant.name!r}: field 'variants.{index}.harness.{exc.field}': "
-                                  f"{exc}") from None
-
-
-def _check_metrics(path: Path, exp: Experiment) -> None:
-    """Resolve every metric now, so a wrong name or setting stops the run before any trial starts."""
-    from nightshift.metrics import MetricError, resolve_metric
-
-    seen: dict[str, int] = {}
-    for index, entry in enumerate(exp.metrics):
-        try:
-            metric = resolve_metric(entry)
-        except MetricError as exc:
-            raise ExperimentError(f"{path}: field 'metrics.{index}.{exc.field}': {exc}") from None
-        if metric.name in seen:
-            raise ExperimentError(f"{path}: field 'metrics.{index}': a second metric named {metric.name!r} (first "
-                                  f"at metrics.{seen[metric.name]}); give one of them another 'name'")
-        seen[metric.name] = index
 
 
 def _hint(err: dict) -> str:

@@ -10,7 +10,7 @@ from prefect.artifacts import create_link_artifact, create_markdown_artifact, cr
 
 from nightshift.analysis import analyse
 from nightshift.atomic_files import atomic_write_text
-from nightshift.experiment.config import Experiment, load_experiment
+from nightshift.experiment.config import Experiment
 from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows.endpoint import model_endpoint
@@ -27,6 +27,8 @@ from nightshift.graders.metric import MetricSet, metric_sets
 from nightshift.harnesses.pins import pin_harnesses
 from nightshift.models import Case
 from nightshift.planner.night import plan_night
+from nightshift.preflight import CheckedExperiment, check_experiment
+from nightshift.suites.validation import run_validation_pins
 from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full
 from nightshift.tasks.results import write_parquet
 
@@ -47,12 +49,10 @@ def metric_columns(metrics: dict[str, MetricSet]) -> dict[str, dict[str, str]]:
     return {name: meta for chosen in metrics.values() for name, meta in chosen.columns().items()}
 
 
-def check_suites_validated(exp: Experiment, experiment_file: Path, cases: list[Case]) -> dict[str, str]:
+def check_suites_validated(checked: CheckedExperiment, cases: list[Case]) -> dict[str, str]:
     """Refuse a suite that is unvalidated or changed since validate-suite, unless allow_unvalidated: true."""
-    from nightshift.suites.validation import run_validation_pins
-
-    folders = list(zip(exp.suites, exp.suite_paths(experiment_file.parent), strict=True))
-    return run_validation_pins(folders, cases, GRADER_VERSION, exp.allow_unvalidated, experiment_file)
+    folders = list(zip(checked.exp.suites, checked.suite_dirs, strict=True))
+    return run_validation_pins(folders, cases, GRADER_VERSION, checked.exp.allow_unvalidated, checked.file)
 
 
 @flow(name="nightly-eval", log_prints=True)
@@ -61,13 +61,14 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     logger = get_run_logger()
     publisher = Publisher()  # every UI update is best-effort: Prefect is the control plane, not the data plane
     path = Path(experiment_file).resolve()
-    exp = load_experiment(path)
-    cases = load_run_cases(exp, path)
-    validation = check_suites_validated(exp, path, cases)  # before anything starts
+    checked = check_experiment(path)  # everything the file names, resolved once for the night
+    exp = checked.exp
+    cases = load_run_cases(checked)
+    validation = check_suites_validated(checked, cases)  # before anything starts
     metrics = metric_sets(cases, exp.metrics)  # resolved once: the manifest pins exactly these
     backend = open_backend(exp)
-    pins = pin_harnesses(exp, backend, cases)  # builds a command harness's images once (run's and cases')
-    with model_endpoint(exp, exp.suite_paths(path.parent), exp.output_dir / ".simulator") as endpoint:
+    pins = pin_harnesses(exp, checked.harnesses, backend, cases)  # a command harness's images, built once
+    with model_endpoint(exp, checked.suite_dirs, exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
                            backend.identity(), validation, pins.identities, metrics)

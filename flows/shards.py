@@ -35,7 +35,6 @@ from typing import Any
 from prefect import flow, get_run_logger
 
 from nightshift.errors import OrchestrationError
-from nightshift.experiment.config import load_experiment
 from nightshift.experiment.manifest import RunManifest, code_version
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows import live_progress
@@ -43,9 +42,11 @@ from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import outcome_of, run_all
 from nightshift.graders.metric import metric_sets
+from nightshift.harnesses.pins import pin_harnesses
 from nightshift.planner import Capacity, NightClock, TrialLoad, deal_shards
 from nightshift.planner.night import NightPlan, capacity_of
 from nightshift.planner.schedule import case_block
+from nightshift.preflight import check_experiment
 from nightshift.tasks.results import result_path
 
 
@@ -194,13 +195,14 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
 
     logger = get_run_logger()
     path, run = Path(experiment_file).resolve(), Path(run_dir)
-    exp = load_experiment(path)
+    checked = check_experiment(path)
+    exp = checked.exp
     manifest = RunManifest.read(run / "manifest.json")
     backend = open_backend(exp)
     if backend.identity() != manifest.sandbox_identity:
         raise ShardError(f"worker {os.uname().nodename}: sandbox identity {backend.identity()} differs from the "
                          f"run's pin {manifest.sandbox_identity}; give every worker the same image")
-    cases = load_run_cases(exp, path)
+    cases = load_run_cases(checked)
     metrics = metric_sets(cases, exp.metrics)
     if {suite: chosen.identities() for suite, chosen in metrics.items()} != manifest.metrics:
         raise ShardError(f"worker {os.uname().nodename}: the metrics here differ from the run's pins in "
@@ -217,9 +219,7 @@ def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], conc
         raise ShardError(f"worker {os.uname().nodename}: no model endpoint: set model.base_url in {path} and "
                          f"export {exp.model.api_key_env} on every worker (or name a Prefect Secret block in "
                          f"model.api_key_secret)")
-    from nightshift.harnesses.pins import pin_harnesses
-
-    pins = pin_harnesses(exp, backend, cases)  # this worker's derived images (same content keys)
+    pins = pin_harnesses(exp, checked.harnesses, backend, cases)  # this worker's derived images (same keys)
     for name, pinned in manifest.harnesses.items():
         here = pins.identities.get(name, {}).get("image_key")
         if pinned.get("image_key") != here:

@@ -23,19 +23,21 @@ from nightshift.graders import CaseGrader
 from nightshift.graders.metric import MetricSet
 from nightshift.harnesses.pins import HarnessPins
 from nightshift.models import Case
+from nightshift.preflight import CheckedExperiment
 from nightshift.sandbox import backend_for
 from nightshift.scratch import reap_scratch
 from nightshift.suites import load_cases
 from nightshift.tasks.run_trial import TrialContext
 
 
-def load_run_cases(exp: Experiment, experiment_file: Path) -> list[Case]:
+def load_run_cases(checked: CheckedExperiment) -> list[Case]:
     """Every case of the experiment's suites, narrowed to ``cases`` when the experiment lists them."""
-    cases = [c for d in exp.suite_paths(experiment_file.parent) for c in load_cases(d)]
+    exp = checked.exp
+    cases = [c for d in checked.suite_dirs for c in load_cases(d)]
     if exp.cases is not None:
         unknown = sorted(set(exp.cases) - {c.id for c in cases})
         if unknown:
-            raise SuiteError(f"{experiment_file}: field 'cases': unknown case ids {unknown}; check the spelling")
+            raise SuiteError(f"{checked.file}: field 'cases': unknown case ids {unknown}; check the spelling")
         cases = [c for c in cases if c.id in set(exp.cases)]
     return cases
 
@@ -69,5 +71,5 @@ def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gatew
     pins = pins or HarnessPins()
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
                         grader=CaseGrader(hidden_seed=hidden_seed, timing_pool=timing_pool(exp.gpu)),
-                        variant_backends=pins.backends,
+                        harnesses=pins.resolved, variant_backends=pins.backends,
                         variant_case_images=pins.case_images, metrics=dict(metrics or {}))

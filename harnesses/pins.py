@@ -16,7 +16,7 @@ from pathlib import Path
 from nightshift.contracts import SandboxBackend
 from nightshift.experiment.config import Experiment, HarnessSpec
 from nightshift.harnesses.derived_image import DerivedImage, bubblewrap_derived, docker_derived
-from nightshift.harnesses.resolve import resolve_harness
+from nightshift.harnesses.resolve import ResolvedHarness
 from nightshift.models import Case
 
 log = logging.getLogger("nightshift.harnesses")
@@ -59,20 +59,23 @@ def derive_case_image(image: str, install: list[str]) -> DerivedImage:
 
 @dataclass
 class HarnessPins:
+    resolved: dict[str, ResolvedHarness] = field(default_factory=dict)  # variant -> its harness, resolved once
     identities: dict[str, dict] = field(default_factory=dict)  # variant -> identity (manifest, trial ids)
     backends: dict[str, SandboxBackend] = field(default_factory=dict)  # variant -> backend over its derived image
     case_images: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> case image -> derived image
 
 
-def pin_harnesses(exp: Experiment, backend: SandboxBackend, cases: list[Case] = ()) -> HarnessPins:
-    """Identity of every variant's harness; derived images built (or reused) for each command harness that
-    installs something: on the run's image, and on every case image among `cases`."""
-    pins = HarnessPins()
+def pin_harnesses(exp: Experiment, resolved: dict[str, ResolvedHarness], backend: SandboxBackend,
+                  cases: list[Case] = ()) -> HarnessPins:
+    """Identity of every variant's harness (``resolved``: each variant's, from nightshift.preflight); derived images
+    built (or reused) for each command harness that installs something: on the run's image, and on every case
+    image among `cases`."""
+    pins = HarnessPins(resolved=dict(resolved))
     derived: dict[tuple[str, ...], tuple[SandboxBackend, DerivedImage]] = {}
     on_case: dict[tuple[tuple[str, ...], str], DerivedImage] = {}
     case_images = sorted({c.image for c in cases if c.image})
     for variant in exp.variants:
-        identity = dict(resolve_harness(variant.harness).identity)
+        identity = dict(resolved[variant.name].identity)
         if variant.harness.kind == "command" and variant.harness.install:
             install = tuple(variant.harness.install)
             if install not in derived:  # variants with the same install share one image

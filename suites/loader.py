@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from nightshift.errors import SuiteError
+from nightshift.metrics import MetricError, resolve_metric
 from nightshift.models import Case, CaseLimits, CaseTiming, Checkpoint, HiddenTests, MetricSpec
 
 VALIDATION_FILE = "validation.json"
@@ -201,7 +202,7 @@ def load_cases(suite_dir: Path, only: list[str] | None = None) -> list[Case]:
 
 def suite_metrics(meta_path: Path, raw: object) -> list[MetricSpec]:
     """suite.toml's ``metrics``: a list of names or of {use, name, settings} tables, each resolved now."""
-    from nightshift.metrics import MetricError, resolve_metric
+
 
     if not isinstance(raw, list):
         raise SuiteError(f"{meta_path}: field 'metrics': expected a list (metrics = [\"time_to_pass\"] or "

@@ -20,10 +20,12 @@ from prefect.states import Completed, Failed, State
 
 from nightshift.contracts import Grader, SandboxBackend, SandboxLimits
 from nightshift.errors import InfrastructureError, StorageError
+from nightshift.experiment.config import Variant
 from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.graders.images import case_sandbox_spec
 from nightshift.graders.metric import MetricSet, default_metrics, host_files, workspace_files
+from nightshift.harnesses.resolve import ResolvedHarness, resolve_harness
 from nightshift.harnesses.runner import run_harness
 from nightshift.metrics import TrialFacts
 from nightshift.models import AgentOutcome, Case, GradeResult, TrialResult, TrialStatus
@@ -46,6 +48,8 @@ class TrialContext:
     gateway: ModelGateway
     limits: SandboxLimits
     grader: Grader
+    harnesses: dict[str, ResolvedHarness] = field(default_factory=dict)
+    """Variant name -> its harness, resolved once for the night (nightshift.preflight) and handed down here."""
     variant_backends: dict[str, SandboxBackend] = field(default_factory=dict)  # a command harness's derived image
     variant_case_images: dict[str, dict[str, str]] = field(default_factory=dict)  # ... on each case image
     halt: threading.Event = field(default_factory=threading.Event)
@@ -54,6 +58,12 @@ class TrialContext:
     publisher: Any = None
     """The night's flows.publishing.Publisher (set by run_all): UI-only calls go through it, with its deadline
     and circuit breaker, so a dead Prefect server never holds a trial up for the client's retries."""
+
+    def harness_for(self, variant: Variant) -> ResolvedHarness:
+        """The variant's resolved harness; one this context was not handed is resolved now, once, and kept."""
+        if variant.name not in self.harnesses:
+            self.harnesses[variant.name] = resolve_harness(variant.harness)
+        return self.harnesses[variant.name]
 
     def metrics_for(self, case: Case) -> MetricSet:
         if case.suite not in self.metrics:
@@ -86,7 +96,8 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
             box = box.model_copy(update={"image": ctx.variant_case_images[spec.variant.name][box.image]})
         sandbox = backend.create(box)
         with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
-            outcome = run_harness(spec, sandbox, session, ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
+            outcome = run_harness(spec, ctx.harness_for(spec.variant), sandbox, session,
+                                  ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
         agent_s = time.monotonic() - t0
         infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
         if outcome.ended_by != "infra_error":

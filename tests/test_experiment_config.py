@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from nightshift.experiment.config import ExperimentError, load_experiment
+from nightshift.experiment.config import ExperimentError
+from nightshift.preflight import check_experiment
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -16,10 +17,12 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_default_experiment_loads() -> None:
-    exp = load_experiment(REPO / "experiments" / "default.yaml")
+    checked = check_experiment(REPO / "experiments" / "default.yaml")
+    exp = checked.exp
     assert [v.model for v in exp.variants] == ["sim-strong", "sim-weak"]
     assert exp.output_dir == REPO / "runs"
-    assert exp.suite_paths(REPO / "experiments") == [REPO / "suites" / "builtin"]
+    assert checked.suite_dirs == [REPO / "suites" / "builtin"]
+    assert set(checked.harnesses) == {"strong", "weak"}
 
 
 @pytest.mark.parametrize(("body", "field", "fix"), [
@@ -35,7 +38,7 @@ def test_default_experiment_loads() -> None:
 def test_invalid_files_name_field_and_fix(tmp_path: Path, body: str, field: str, fix: str) -> None:
     path = write(tmp_path, body)
     with pytest.raises(ExperimentError) as err:
-        load_experiment(path)
+        check_experiment(path)
     message = str(err.value)
     assert str(path) in message
     assert f"'{field}'" in message
@@ -45,11 +48,11 @@ def test_invalid_files_name_field_and_fix(tmp_path: Path, body: str, field: str,
 def test_missing_suite_folder_is_named(tmp_path: Path) -> None:
     path = write(tmp_path, "name: x\nsuites: [nowhere]\nvariants: [{name: a, model: m}]\n")
     with pytest.raises(ExperimentError, match=r"field .suites.*nowhere.*not a suite folder"):
-        load_experiment(path)
+        check_experiment(path)
 
 
 def test_not_yaml_and_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ExperimentError, match="not valid YAML"):
-        load_experiment(write(tmp_path, "name: [unclosed\n"))
+        check_experiment(write(tmp_path, "name: [unclosed\n"))
     with pytest.raises(ExperimentError, match="no such experiment file"):
-        load_experiment(tmp_path / "absent.yaml")
+        check_experiment(tmp_path / "absent.yaml")

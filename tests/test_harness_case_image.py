@@ -19,6 +19,7 @@ from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.graders import CaseGrader
 from nightshift.harnesses.pins import pin_harnesses
+from nightshift.harnesses.resolve import resolve_harness
 from nightshift.tasks.run_trial import TrialContext, execute_trial
 from tests.sandbox_support import backend_image, make_backend
 from tests.test_harness_command import LIMITS, SECRET
@@ -44,7 +45,8 @@ def case_image() -> str:
 def test_install_is_built_on_the_case_image(backend_name, case_image, tmp_path: Path, builtin_cases) -> None:
     backend = make_backend(backend_name)
     case = builtin_cases[0].model_copy(update={"image": case_image})
-    pins = pin_harnesses(Experiment(name="x", variants=[VARIANT]), backend, [case])
+    pins = pin_harnesses(Experiment(name="x", variants=[VARIANT]), {"cli": resolve_harness(VARIANT.harness)}, backend,
+                         [case])
     derived = pins.case_images["cli"][case_image]
     assert derived.startswith("sha256:") and derived != case_image
     assert pins.identities["cli"]["case_images"] == {case_image: derived}  # pinned: part of the trial id

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from nightshift.experiment.comparability import check_comparable
-from nightshift.experiment.config import ExperimentError, Variant, load_experiment
+from nightshift.experiment.config import ExperimentError, Variant
 from nightshift.experiment.manifest import ModelPin, build_manifest
 from nightshift.experiment.trials import trial_id
 from nightshift.harnesses.pins import pin_harnesses
 from nightshift.harnesses.resolve import resolve_harness
+from nightshift.preflight import check_experiment
 
 
 def write(tmp_path: Path, harness: str) -> Path:
@@ -38,7 +39,7 @@ def write(tmp_path: Path, harness: str) -> Path:
 def test_bad_harness_fails_before_any_trial(tmp_path: Path, harness: str, field: str, says: str) -> None:
     path = write(tmp_path, harness)
     with pytest.raises(ExperimentError) as err:
-        load_experiment(path)
+        check_experiment(path)
     message = str(err.value)
     assert str(path) in message and "variant 'ours'" in message
     assert f"'variants.1.harness.{field}'" in message and says in message
@@ -48,7 +49,7 @@ def test_an_import_error_inside_the_module_is_named(tmp_path: Path, monkeypatch:
     (tmp_path / "broken_agent.py").write_text("import not_installed_dependency\nclass A: ...\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ExperimentError, match=r"cannot import module 'broken_agent'.*not_installed_dependency"):
-        load_experiment(write(tmp_path, "{kind: python, entrypoint: 'broken_agent:A'}"))
+        check_experiment(write(tmp_path, "{kind: python, entrypoint: 'broken_agent:A'}"))
 
 
 def test_kind_fields_are_checked() -> None:
@@ -71,7 +72,7 @@ def test_identity_reaches_manifest_and_trial_id(tmp_path: Path, monkeypatch: pyt
     ours = {"kind": "python", "entrypoint": "team_agent:Agent", "settings": {"plan_steps": 2}}
     exp = Experiment(name="x", variants=[Variant(name="ref", model="sim-strong"),
                                          Variant(name="ours", model="sim-strong", harness=ours)])
-    pins = pin_harnesses(exp, backend=None)
+    pins = pin_harnesses(exp, {v.name: resolve_harness(v.harness) for v in exp.variants}, backend=None)
     identities = pins.identities
     assert pins.backends == {} and pins.case_images == {}
     assert identities["ref"]["entrypoint"] == "reference" and identities["ref"]["source"] == "builtin"

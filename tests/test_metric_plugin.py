@@ -106,10 +106,11 @@ metrics:
 
 
 def test_without_the_package_the_metric_name_is_refused_before_any_trial(tmp_path: Path) -> None:
-    from nightshift.experiment.config import ExperimentError, load_experiment
+    from nightshift.experiment.config import ExperimentError
+    from nightshift.preflight import check_experiment
 
     exp = tmp_path / "exp.yaml"
     exp.write_text("name: x\nvariants: [{name: a, model: m}]\nmetrics: [{use: fast_pass}]\n")
     with pytest.raises(ExperimentError, match=r"field 'metrics.0.use': nightshift.metrics: no plugin named "
                                               r"'fast_pass'.*install a package"):
-        load_experiment(exp)
+        check_experiment(exp)

@@ -17,6 +17,7 @@ from nightshift.graders import CaseGrader
 from nightshift.graders.metric import MetricSet, host_files, metric_sets, workspace_files
 from nightshift.metrics import ActiveMetric, TrialFacts
 from nightshift.models import MetricSpec
+from nightshift.preflight import check_experiment
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
 from nightshift.suites import load_cases
 from tests.conftest import BUILTIN
@@ -47,7 +48,7 @@ def test_bad_metric_entries_name_the_file_the_field_and_the_fix(tmp_path: Path, 
                                                                 fix: str) -> None:
     path = write(tmp_path, metrics)
     with pytest.raises(ExperimentError) as err:
-        load_experiment(path)
+        check_experiment(path)
     message = str(err.value)
     assert str(path) in message and f"'{field}'" in message and fix in message, message
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from nightshift.cli import main
-from nightshift.experiment.config import ExperimentError, load_experiment
+from nightshift.experiment.config import ExperimentError
+from nightshift.preflight import check_experiment
 from nightshift.suites import load_cases
 from tests.conftest import BUILTIN
 
@@ -114,15 +115,15 @@ def _experiment(folder: Path, backend: str) -> Path:
 
 
 def test_a_plugin_backend_validates_and_an_unknown_one_lists_the_installed(my_project: Path) -> None:
-    assert load_experiment(_experiment(my_project, "team_plugins:CountingBackend")).sandbox.backend == \
+    assert check_experiment(_experiment(my_project, "team_plugins:CountingBackend")).exp.sandbox.backend == \
         "team_plugins:CountingBackend"
     with pytest.raises(ExperimentError) as err:
-        load_experiment(_experiment(my_project, "vm"))
+        check_experiment(_experiment(my_project, "vm"))
     message = str(err.value)
     assert "field 'sandbox.backend'" in message and "installed: 'bubblewrap', 'docker'" in message
     assert "nightshift.sandboxes" in message
     with pytest.raises(ExperimentError, match="cannot import module 'team_plugin'"):
-        load_experiment(_experiment(my_project, "team_plugin:CountingBackend"))
+        check_experiment(_experiment(my_project, "team_plugin:CountingBackend"))
 
 
 def test_validate_suite_runs_on_the_experiments_backend(my_project: Path, capsys) -> None:

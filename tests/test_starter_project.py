@@ -7,16 +7,16 @@ from pathlib import Path
 import yaml
 
 from nightshift.cli import main
-from nightshift.experiment.config import load_experiment
+from nightshift.preflight import check_experiment
 from nightshift.suites import load_cases
 from tests.conftest import REPO
 
 
 def test_init_writes_a_project_whose_experiment_loads(tmp_path: Path) -> None:
     assert main(["init", str(tmp_path / "team-evals")]) == 0
-    exp = load_experiment(tmp_path / "team-evals" / "experiments" / "default.yaml")
-    assert exp.output_dir == (tmp_path / "team-evals" / "runs").resolve()  # relative to the file, not the cwd
-    (suite,) = exp.suite_paths(tmp_path / "team-evals" / "experiments")
+    checked = check_experiment(tmp_path / "team-evals" / "experiments" / "default.yaml")
+    assert checked.exp.output_dir == (tmp_path / "team-evals" / "runs").resolve()  # relative to the file, not cwd
+    (suite,) = checked.suite_dirs
     assert suite == (tmp_path / "team-evals" / "suites" / "starter").resolve()
     (case,) = load_cases(suite)
     assert case.id == "fix-median" and case.fail_to_pass and case.pass_to_pass
