@@ -35,8 +35,8 @@ from pathlib import Path
 
 from bench.hidden_equivalence import argued, enumerated, mutant_id
 from bench.smoke import add_smoke, apply_smoke, judged
+from nightshift.experiment.hidden_seed import case_seed
 from nightshift.graders.compare import judge
-from nightshift.graders.hidden_seed import case_seed
 from nightshift.suites.humaneval import import_humaneval
 from nightshift.suites.humaneval.importer import NO_HIDDEN, case_id, read_problems
 

@@ -17,8 +17,8 @@ from pydantic import BaseModel, Field
 
 import nightshift
 from nightshift.experiment.config import Experiment
+from nightshift.experiment.hidden_seed import night_seed
 from nightshift.models import Case
-from nightshift.suites.loader import suite_hash
 
 KEY_PACKAGES = ("prefect", "openai", "duckdb", "pyarrow", "pydantic", "tenacity", "nightshift")
 
@@ -136,8 +136,6 @@ def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPi
                    sandbox_identity: str, grader_version: str, suite_validation: dict[str, str] | None = None,
                    harnesses: dict[str, dict] | None = None, metrics: dict[str, list[dict]] | None = None
                    ) -> RunManifest:
-    from nightshift.graders.hidden_seed import night_seed
-
     return RunManifest(
         experiment=exp.name, variants={v.name: v.model_dump() for v in exp.variants}, models=models,
         harnesses=harnesses or {},
@@ -149,3 +147,11 @@ def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPi
         grader_version=grader_version, code_version=code_version(), python=platform.python_version(),
         packages=package_versions(), metrics=metrics or {}, created_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
+
+
+def suite_hash(cases: list[Case]) -> str:
+    """Hash of the exact case list and contents a run uses."""
+    digest = hashlib.sha256()
+    for case in sorted(cases, key=lambda c: (c.suite, c.id)):
+        digest.update(f"{case.suite}/{case.id}:{case.content_hash}\n".encode())
+    return digest.hexdigest()

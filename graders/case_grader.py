@@ -4,7 +4,7 @@ Order after the agent has finished: public tests are copied to /grader/tests and
 checkpoints run; then the hidden tests are generated on the host (seeded, cached per case) and
 copied to /grader/hidden, so nothing hidden existed anywhere the agent could look. The generator's
 seed comes from the night (``hidden_seed``, pinned in the manifest) and the case
-(graders/hidden_seed.py); the grade records it and the generated tests' digest. Last, a case graded by
+(experiment/hidden_seed.py); the grade records it and the generated tests' digest. Last, a case graded by
 speed (``[timing]``) is timed, once every other counted test has passed, holding one exclusive slot of
 the host's timing pool (graders/timing_step.py).
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 
 from nightshift.contracts import Sandbox
+from nightshift.experiment.hidden_seed import case_seed
 from nightshift.gpu import GpuPool
 from nightshift.graders.compare import judge, read_outputs
 from nightshift.graders.hidden import HiddenTestSource, HiddenTestSpec
-from nightshift.graders.hidden_seed import case_seed
 from nightshift.graders.public_tests import TEST_ENV, run_checkpoints, run_command, run_public_tests
 from nightshift.graders.timing_step import not_timed, run_timing
 from nightshift.models import Case, GradeResult, TestOutcome, TimingResult

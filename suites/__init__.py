@@ -6,6 +6,6 @@ Must not run cases: graders/ does that.
 
 from nightshift.errors import SuiteError
 from nightshift.suites.catalog import resolve_suite
-from nightshift.suites.loader import load_cases, suite_hash
+from nightshift.suites.loader import load_cases
 
-__all__ = ["SuiteError", "load_cases", "resolve_suite", "suite_hash"]
+__all__ = ["SuiteError", "load_cases", "resolve_suite"]

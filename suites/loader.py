@@ -218,11 +218,3 @@ def suite_metrics(meta_path: Path, raw: object) -> list[MetricSpec]:
             raise SuiteError(f"{meta_path}: field 'metrics.{index}.{exc.field}': {exc}") from None
         specs.append(spec)
     return specs
-
-
-def suite_hash(cases: list[Case]) -> str:
-    """Hash of the exact case list and contents a run uses."""
-    digest = hashlib.sha256()
-    for case in sorted(cases, key=lambda c: (c.suite, c.id)):
-        digest.update(f"{case.suite}/{case.id}:{case.content_hash}\n".encode())
-    return digest.hexdigest()

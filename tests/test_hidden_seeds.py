@@ -11,11 +11,11 @@ from nightshift.contracts import SandboxSpec
 from nightshift.errors import SuiteError
 from nightshift.experiment.comparability import check_comparable
 from nightshift.experiment.config import Experiment, Variant, load_experiment
+from nightshift.experiment.hidden_seed import case_seed, night_of, night_seed
 from nightshift.experiment.manifest import ModelPin, build_manifest
 from nightshift.experiment.trials import expand_trials
 from nightshift.graders import CaseGrader
 from nightshift.graders.hidden import HiddenTestSource, input_key
-from nightshift.graders.hidden_seed import case_seed, night_of, night_seed
 from nightshift.models import TrialResult, TrialStatus
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
 from nightshift.suites import load_cases
