@@ -13,6 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from nightshift.analysis import plots
+from nightshift.analysis.case_links import case_blocks
 from nightshift.analysis.scores import STATUSES, histogram
 from nightshift.analysis.source import connect
 from nightshift.analysis.summary import Analysis
@@ -92,7 +93,6 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
             ("pre", power_lines(analysis) or ["one arm only: nothing to compare"])]
     if not detail:
         return out
-    from nightshift.analysis.case_links import case_blocks
 
     out += case_blocks(analysis)
     for key, rows in (("domain", analysis.by_domain), ("split", analysis.by_split)):

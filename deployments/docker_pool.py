@@ -20,14 +20,25 @@ starts every trial's sandbox as a sibling container exactly as it does on the ho
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.actions import WorkPoolCreate, WorkPoolUpdate
+from prefect.exceptions import ObjectAlreadyExists
+from prefect.settings import PREFECT_API_URL, temporary_settings
+
+from nightshift.deployments.server import ensure_server, prefect_cli
+from nightshift.deployments.worker_image import WorkerImageError, build_worker_image
 from nightshift.errors import OrchestrationError
+from nightshift.harnesses.derived_image import InstallError
 from nightshift.resources import package_path, project_dir
+from nightshift.sandbox.docker_engine import docker_engine
+from nightshift.sandbox.images import latest_build
 from nightshift.sandbox.propagation import is_shared_mount
 
 POOL = "nightshift-docker"
@@ -62,10 +73,6 @@ def pool_template(image_id: str, shared: list[Path], sandbox_root: Path = SANDBO
 
 def create_pool(url: str, name: str, template: dict) -> None:
     """Create the work pool, or replace its job template (the image id changes with the checkout)."""
-    from prefect.client.orchestration import get_client
-    from prefect.client.schemas.actions import WorkPoolCreate, WorkPoolUpdate
-    from prefect.exceptions import ObjectAlreadyExists
-    from prefect.settings import PREFECT_API_URL, temporary_settings
 
     with temporary_settings(updates={PREFECT_API_URL: url}), get_client(sync_client=True) as client:
         try:
@@ -95,8 +102,6 @@ def prepare_host(sandbox_root: Path = SANDBOX_ROOT) -> list[str]:
 
 
 def _base_image_id() -> str:
-    from nightshift.sandbox.images import latest_build
-
     build = latest_build()
     if build is None or not build.image_id:
         raise DockerPoolError("no sandbox base image here: run nightshift build-image first (the worker image is "
@@ -106,7 +111,6 @@ def _base_image_id() -> str:
 
 def _deploy_shard(url: str, project: Path) -> None:
     """Apply the prefect.yaml deployment of the docker shard (nightly-shard/docker) from ``project``."""
-    from nightshift.deployments.server import prefect_cli
 
     if not (project / "prefect.yaml").is_file():
         raise DockerPoolError(f"no prefect.yaml in {project}: run from the project folder (nightshift init writes one)")
@@ -118,9 +122,6 @@ def _deploy_shard(url: str, project: Path) -> None:
 
 
 def pool_command(args: argparse.Namespace) -> int:
-    from nightshift.deployments.worker_image import WorkerImageError
-    from nightshift.harnesses.derived_image import InstallError
-
     try:
         return _make_pool(args)
     except (DockerPoolError, WorkerImageError, InstallError, RuntimeError) as exc:
@@ -129,10 +130,6 @@ def pool_command(args: argparse.Namespace) -> int:
 
 
 def _make_pool(args: argparse.Namespace) -> int:
-    from nightshift.deployments.server import ensure_server
-    from nightshift.deployments.worker_image import build_worker_image
-    from nightshift.sandbox.docker_engine import docker_engine
-
     if args.wheel is not None and not args.wheel.is_file():
         raise DockerPoolError(f"--wheel {args.wheel}: no such file (the nightshift wheel installed here)")
     url = os.environ.get("PREFECT_API_URL") or ensure_server(port=args.port)
@@ -155,8 +152,6 @@ def _make_pool(args: argparse.Namespace) -> int:
 
 
 def worker_command(args: argparse.Namespace) -> int:
-    import importlib.util
-
     if importlib.util.find_spec("prefect_docker") is None:  # else prefect would pip-install it at start
         print("nightshift docker-worker: the docker worker is not installed here: pip install "
               "'nightshift[docker-pool]' (prefect-docker, pinned)", file=sys.stderr)

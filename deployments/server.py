@@ -17,7 +17,11 @@ import time
 from pathlib import Path
 
 import httpx
+import yaml
+from prefect.client.orchestration import get_client
+from prefect.settings import PREFECT_API_URL, temporary_settings
 
+from nightshift.deployments.production import ProductionStack
 from nightshift.resources import project_dir
 from nightshift.resources import state_dir as project_state_dir
 
@@ -113,8 +117,6 @@ def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir:
                                f"project's): `nightshift server stop` first, or choose another --port")
         return url
     if mode == "production":
-        from nightshift.deployments.production import ProductionStack
-
         env.update(ProductionStack(state_dir).ensure())
     state_dir.mkdir(parents=True, exist_ok=True)
     (state_dir / "prefect-server.port").write_text(str(port))
@@ -146,7 +148,6 @@ def deploy(url: str, pool: str = WORK_POOL) -> None:
 
     A deployment on a pool not made yet (the docker shard's, until ``nightshift docker-pool`` creates it)
     is left out: ``prefect deploy`` fails on it, and it would take the others down with it."""
-    import yaml
 
     if prefect_cli("work-pool", "inspect", pool, url=url, check=False).returncode != 0:
         prefect_cli("work-pool", "create", pool, "--type", "process", url=url)
@@ -158,9 +159,6 @@ def deploy(url: str, pool: str = WORK_POOL) -> None:
 
 
 def _work_pools(url: str) -> list[str]:
-    from prefect.client.orchestration import get_client
-    from prefect.settings import PREFECT_API_URL, temporary_settings
-
     with temporary_settings(updates={PREFECT_API_URL: url}), get_client(sync_client=True) as client:
         return [p.name for p in client.read_work_pools()]
 
@@ -198,8 +196,6 @@ def stop_all(state_dir: Path | None = None) -> dict[str, bool]:
     state_dir = state_dir or project_state_dir()
     stopped = {"worker": stop("worker", state_dir), "prefect-server": stop("prefect-server", state_dir, wait_s=30)}
     if (state_dir / "production.json").is_file():
-        from nightshift.deployments.production import ProductionStack
-
         stopped["redis"] = stop("redis", state_dir, wait_s=30)
         stopped["postgres"] = ProductionStack(state_dir).stop_postgres()
     return stopped

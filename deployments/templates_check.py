@@ -26,6 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from prefect.client.schemas.objects import FlowRun
+
+try:  # the dev extra's: this module is a check run by CI and by hand, never by a night
+    from kubernetes_asyncio import client
+    from prefect_kubernetes.worker import KubernetesWorkerJobConfiguration
+except ImportError as exc:
+    raise SystemExit("the template check needs prefect-kubernetes: pip install 'nightshift[dev]'") from exc
+
 _PRIMITIVES: dict[str, tuple[type, ...]] = {
     "str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "datetime": (str,), "date": (str,),
 }
@@ -54,10 +62,6 @@ class _NoServer:
 
 
 def _client() -> Any:
-    try:
-        from kubernetes_asyncio import client
-    except ImportError as exc:  # a dev-only dependency
-        raise SystemExit("the template check needs prefect-kubernetes: pip install 'nightshift[dev]'") from exc
     return client
 
 
@@ -84,8 +88,6 @@ def sample_values(variables: dict[str, Any]) -> dict[str, Any]:
 
 def render(template: dict[str, Any], values: dict[str, Any] | None = None, flow_run_name: str = "shard-1-of-4") -> Any:
     """The worker's job configuration for one flow run: defaults, then ``values`` (job variables), prepared."""
-    from prefect.client.schemas.objects import FlowRun
-    from prefect_kubernetes.worker import KubernetesWorkerJobConfiguration
 
     configuration = asyncio.run(KubernetesWorkerJobConfiguration.from_template_and_values(
         copy.deepcopy(template), values or {}, client=_NoServer()))
@@ -178,7 +180,6 @@ def _placeholder(kind: str) -> Any:
 
 def template_problems(template: dict[str, Any], values: dict[str, Any] | None = None) -> list[Problem]:
     """Everything a Kubernetes worker and API server would not accept in the template rendered with ``values``."""
-    from prefect_kubernetes.worker import KubernetesWorkerJobConfiguration
 
     fields = KubernetesWorkerJobConfiguration.model_fields
     problems = [Problem(f"job_configuration.{key}", "not a field of KubernetesWorkerJobConfiguration "

@@ -29,7 +29,10 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from docker.types import Mount
+
 from nightshift.errors import OrchestrationError
+from nightshift.experiment.manifest import code_version
 from nightshift.harnesses.derived_image import commit_image
 from nightshift.resources import is_installed, package_path
 
@@ -126,9 +129,7 @@ def content_key(base_image_id: str, wheel_sha: str, pins: list[str]) -> str:
 def build_worker_image(client, base_image_id: str, wheel: Path | None = None) -> WorkerImage:
     """``nightshift/worker:<key>`` for this checkout (or ``wheel``: the one installed here) on ``base_image_id``:
     reused, or built now (a minute or two). The image must compute this process's code version, or the build fails."""
-    from docker.types import Mount
 
-    from nightshift.experiment.manifest import code_version
 
     here = code_version()
     with tempfile.TemporaryDirectory(prefix="nightshift-wheel-") as folder:

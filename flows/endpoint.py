@@ -19,8 +19,11 @@ from pathlib import Path
 
 import httpx
 from prefect import get_run_logger
+from prefect.blocks.system import Secret
 
 from nightshift.experiment.config import Experiment, ExperimentError
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulator
 
 SIMULATOR_KEY = "sk-simulator-not-a-secret"  # the simulator checks only that a key is sent
 
@@ -30,7 +33,6 @@ def api_key(exp: Experiment) -> str | None:
     key = os.environ.get(exp.model.api_key_env)
     if key or not exp.model.api_key_secret:
         return key or None
-    from prefect.blocks.system import Secret
 
     try:
         value = Secret.load(exp.model.api_key_secret).get()
@@ -66,8 +68,6 @@ def model_endpoint(exp: Experiment, suite_dirs: list[Path], log_dir: Path) -> It
                                   f"it with the endpoint's API key")
         yield Endpoint(exp.model.base_url, key, simulated=False)
         return
-    from nightshift.simulator.config import SimulatorConfig
-    from nightshift.simulator.embedded import running_simulator
 
     sim = exp.model.simulator
     config = SimulatorConfig(latency_ms=sim.latency_ms, requests_per_minute=sim.requests_per_minute,

@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from nightshift.experiment.config import Experiment, ExperimentError
+from nightshift.flows.endpoint import api_key
 
 TIMEOUT_S = 5.0
 
@@ -19,7 +20,6 @@ def check_endpoint(exp: Experiment, path: Path) -> None:
     """Raise ExperimentError (one line) when the real endpoint cannot serve the run; the simulator is not checked."""
     if not exp.model.base_url:
         return
-    from nightshift.flows.endpoint import api_key
 
     key = api_key(exp)
     if not key:

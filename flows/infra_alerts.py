@@ -15,6 +15,8 @@ import logging
 from collections import Counter, deque
 from pathlib import Path
 
+from prefect.blocks.core import Block
+
 from nightshift.analysis.trust import TRUST_FILE
 from nightshift.experiment.config import AlertSettings
 
@@ -54,8 +56,6 @@ class InfraAlarm:
         if not self.settings.notify_block:
             return
         try:
-            from prefect.blocks.core import Block
-
             block = Block.load(self.settings.notify_block)
             block.notify(line, subject=f"nightshift: infra failures in {self.run_id}")
         except Exception as exc:  # noqa: BLE001 - an alert that cannot be sent must not stop the night

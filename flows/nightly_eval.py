@@ -9,6 +9,9 @@ from prefect import flow, get_run_logger
 from prefect.artifacts import create_link_artifact, create_markdown_artifact, create_table_artifact
 
 from nightshift.analysis import analyse
+from nightshift.analysis.paired import as_dicts
+from nightshift.analysis.report import blocks, to_markdown, write_report
+from nightshift.analysis.tables import SCORE_HEADERS, drop_empty, score_rows
 from nightshift.atomic_files import atomic_write_text
 from nightshift.experiment.config import Experiment
 from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest
@@ -25,6 +28,7 @@ from nightshift.gateway import ModelGateway
 from nightshift.graders import GRADER_VERSION
 from nightshift.graders.metric import MetricSet, metric_sets
 from nightshift.harnesses.pins import pin_harnesses
+from nightshift.links import run_url, view_command
 from nightshift.models import Case
 from nightshift.planner.night import plan_night
 from nightshift.preflight import CheckedExperiment, check_experiment
@@ -128,10 +132,6 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publishe
             ) -> dict:
     """Analyse the run, write report.md / report.html / summary.json into it, then publish Prefect artifacts
     (best-effort: the files never depend on the API)."""
-    from nightshift.analysis.paired import as_dicts
-    from nightshift.analysis.report import blocks, to_markdown, write_report
-    from nightshift.analysis.tables import SCORE_HEADERS, drop_empty, score_rows
-    from nightshift.links import run_url, view_command
 
     result = analyse([parquet], baseline=baseline)
     title = f"nightly-eval {run_dir.name}"

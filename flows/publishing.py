@@ -22,6 +22,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import httpx
+from prefect.settings import get_current_settings
+
 log = logging.getLogger("nightshift.publishing")
 
 CALL_TIMEOUT_S = 5.0
@@ -85,8 +88,6 @@ class Publisher:
 def api_answers(timeout_s: float = 3.0) -> bool:
     """Whether the Prefect API this process uses answers its health check now. A night can end without any
     UI update having failed (the calls Prefect turns into events queue silently), so the end asks."""
-    import httpx
-    from prefect.settings import get_current_settings
 
     url = get_current_settings().api.url
     if not url:

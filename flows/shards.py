@@ -33,11 +33,16 @@ from pathlib import Path
 from typing import Any
 
 from prefect import flow, get_run_logger
+from prefect.artifacts import create_progress_artifact, update_progress_artifact
+from prefect.client.orchestration import get_client
+from prefect.deployments import run_deployment
+from prefect.runtime import flow_run
 
 from nightshift.errors import OrchestrationError
 from nightshift.experiment.manifest import RunManifest, code_version
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows import live_progress
+from nightshift.flows.endpoint import SIMULATOR_KEY, api_key
 from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import outcome_of, run_all
@@ -91,8 +96,6 @@ def _pause(seconds: float) -> None:
 
 
 def _parent_key() -> str:
-    from prefect.runtime import flow_run
-
     if not flow_run.id:
         raise ShardError("run_shards needs a parent flow run (or an explicit parent_key)")
     return str(flow_run.id)
@@ -104,9 +107,6 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
 
     Every result a child writes is seen here as it lands: the progress artifact, the live bar of
     ``nightshift run`` and the infra alarm (``alarm``) count it as they do in an unsharded night."""
-    from prefect.artifacts import create_progress_artifact, update_progress_artifact
-    from prefect.client.orchestration import get_client
-    from prefect.deployments import run_deployment
 
     logger = get_run_logger()
     settings, count = exp.shards, exp.shards.count
@@ -189,9 +189,7 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
 def nightly_shard(experiment_file: str, run_dir: str, trial_ids: list[str], concurrency: int, share: float,
                   predicted_s: list[float] | None = None, endpoint_url: str | None = None) -> dict:
     """Run these trials of a night the parent pinned (run_dir/manifest.json), ``concurrency`` at a time."""
-    from prefect.runtime import flow_run
 
-    from nightshift.flows.endpoint import SIMULATOR_KEY, api_key
 
     logger = get_run_logger()
     path, run = Path(experiment_file).resolve(), Path(run_dir)

@@ -26,9 +26,10 @@ def ensure_limit(name: str, slots: int) -> None:
     with _ensure_lock:
         if name in _ensured:
             return
-        from prefect.client.orchestration import get_client
-        from prefect.client.schemas.actions import GlobalConcurrencyLimitCreate
-        from prefect.exceptions import ObjectNotFound
+
+        from prefect.client.orchestration import get_client  # optional: the gateway imports Prefect only for a slot
+        from prefect.client.schemas.actions import GlobalConcurrencyLimitCreate  # optional: (as above)
+        from prefect.exceptions import ObjectNotFound  # optional: (as above)
 
         with get_client(sync_client=True) as client:
             try:
@@ -48,7 +49,8 @@ def api_slot(name: str | None, slots: int) -> Iterator[list[float]]:
     if not name:
         yield waited
         return
-    from prefect.concurrency.sync import concurrency
+
+    from prefect.concurrency.sync import concurrency  # optional: the gateway imports Prefect only for a slot
 
     ensure_limit(name, slots)
     started = time.monotonic()

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 
 from nightshift.contracts import Sandbox
+from nightshift.experiment.config import GpuSettings
 from nightshift.experiment.hidden_seed import case_seed
-from nightshift.gpu import GpuPool
+from nightshift.gpu import GpuPool, timing_pool
 from nightshift.graders.compare import judge, read_outputs
 from nightshift.graders.hidden import HiddenTestSource, HiddenTestSpec
 from nightshift.graders.public_tests import TEST_ENV, run_checkpoints, run_command, run_public_tests
@@ -40,9 +41,6 @@ class CaseGrader:
         """The slots timing steps hold; default: this host's (its cards, else its last CPU core), shared by
         every grader of the process and, through lock files, by every process on the host."""
         if self._timing_pool is None:
-            from nightshift.experiment.config import GpuSettings
-            from nightshift.gpu import timing_pool
-
             self._timing_pool = timing_pool(GpuSettings())
         return self._timing_pool
 

@@ -28,6 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import docker
+from docker.types import Mount
+
 from nightshift.errors import HarnessError
 from nightshift.sandbox.images import image_cache
 
@@ -89,8 +92,6 @@ def commit_image(client, base_image_id: str, commands: list[str], *, key: str, r
                  changes: list[str], mounts: list | None = None, fix: str | None = None) -> DerivedImage:
     """``repository:key``: a container of the base with ``commands`` run in it as root (network, the host's CA
     bound in, ``mounts`` too), committed with ``changes``; reused while an image with that key label is here."""
-    import docker
-    from docker.types import Mount
 
     started = time.monotonic()
     tag = f"{repository}:{key}"

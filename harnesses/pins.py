@@ -18,13 +18,14 @@ from nightshift.experiment.config import Experiment, HarnessSpec
 from nightshift.harnesses.derived_image import DerivedImage, bubblewrap_derived, docker_derived
 from nightshift.harnesses.resolve import ResolvedHarness
 from nightshift.models import Case
+from nightshift.sandbox.docker_engine import docker_engine
+from nightshift.sandbox.factory import backend_for
 
 log = logging.getLogger("nightshift.harnesses")
 
 
 def derive(backend: SandboxBackend, spec: HarnessSpec) -> tuple[SandboxBackend, DerivedImage]:
     """A backend of the same kind over the derived image of `spec.install` (built or reused)."""
-    from nightshift.sandbox.factory import backend_for
 
     if backend.name == "docker":
         made = docker_derived(backend.client, backend.image_id, spec.install)
@@ -47,8 +48,6 @@ def derive_case_image(image: str, install: list[str]) -> DerivedImage:
     if Path(image).is_dir():
         made = bubblewrap_derived(Path(image), f"rootfs:{Path(image).resolve()}", install)
     else:
-        from nightshift.sandbox.docker_engine import docker_engine
-
         client = docker_engine(f"a command harness's install on case image {image}",
                                "start dockerd (case images are docker images)")
         made = docker_derived(client, image, install)

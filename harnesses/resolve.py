@@ -67,10 +67,8 @@ def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | No
 def resolve_harness(spec: HarnessSpec) -> ResolvedHarness:
     """Resolve and validate one variant's harness; HarnessError names the field and the fix."""
     if spec.kind == "command":
-        from nightshift.harnesses.command_harness import CommandHarness
-
         identity = {"kind": "command", "run": spec.run, "install": list(spec.install), "env": dict(spec.env)}
-        return ResolvedHarness(spec, CommandHarness, None, identity)
+        return ResolvedHarness(spec, None, None, identity)  # run by harnesses/command_harness.py
     name = "reference" if spec.kind == "reference" else str(spec.entrypoint)
     if spec.kind == "reference" and spec.entrypoint not in (None, "reference"):
         raise HarnessError("entrypoint", "kind 'reference' is nightshift's own loop; for your harness use "

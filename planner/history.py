@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import duckdb
+
 from nightshift.errors import ConfigurationError
 from nightshift.planner.model import TrialLoad
 
@@ -70,7 +72,6 @@ def _load(row: tuple) -> TrialLoad:
 
 def learn_history(sources: Iterable[Path], default: TrialLoad | None = None) -> History:
     """Learn per-case means from these Parquet files or run folders (later rows count like earlier ones)."""
-    import duckdb
 
     files = [parquet_of(Path(s)) for s in sources]
     if not files:

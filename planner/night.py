@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nightshift.gpu import timing_slots
 from nightshift.planner.history import History, latest_run, learn_history
 from nightshift.planner.model import Capacity, NightForecast, TrialLoad, forecast
 from nightshift.planner.schedule import order_trials
@@ -49,7 +50,6 @@ def capacity_of(exp: Any) -> Capacity:
     """What the experiment file gives the night: concurrency, its share of the quota, timing slots."""
     share = exp.model.share
     rpm, tpm = exp.model.requests_per_minute, exp.model.tokens_per_minute
-    from nightshift.gpu import timing_slots
 
     return Capacity(concurrency=exp.concurrency, requests_per_minute=rpm * share if rpm else None,
                     tokens_per_minute=tpm * share if tpm else None,

@@ -20,6 +20,7 @@ import pandas as pd
 from nightshift.analysis import Analysis, analyse
 from nightshift.analysis.paired import DETECT, as_dicts
 from nightshift.analysis.source import connect, parquet_paths
+from nightshift.experiment.comparability import guard_runs
 from nightshift.tasks.results import TIMESTAMPS
 
 Run = str | Path
@@ -52,7 +53,6 @@ def compare_runs(runs: Sequence[Run], baseline: str | None = None, allow_diff: I
     """The analysis `nightshift compare RUN...` prints: refuses runs whose pins differ (beyond
     ``allow_diff``), then compares each variant with itself in the first run (with one run: every
     variant with ``baseline``). Raises NotComparable / AnalysisError with the reason."""
-    from nightshift.experiment.comparability import guard_runs
 
     runs = list(runs)
     pin_notes = guard_runs(runs, set(allow_diff))

@@ -28,6 +28,8 @@ import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
+import docker
+
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.images import BuiltImage, image_cache
 
@@ -118,7 +120,6 @@ def write_tarball(rootfs: Path, tarball: Path) -> str:
 
 def docker_import(build: BuiltImage, force: bool) -> str:
     """Import the tarball once per key; the tag nightshift/sandbox:<key> says it is already there."""
-    import docker
 
     client = docker_engine("nightshift build-image imports the base image into docker",
                            "start dockerd, or pass --rootfs-only for bubblewrap")

@@ -19,18 +19,24 @@ the sandbox root must propagate mounts to the host (sandbox/propagation.py), or 
 from __future__ import annotations
 
 import contextlib
+import io
+import tarfile
 import threading
 import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import docker
+from docker.types import LogConfig, Mount, Ulimit
+from docker.utils.socket import frames_iter
+
 from nightshift.plugin import ExecResult, SandboxLimits, SandboxSpec
 from nightshift.sandbox import uids
 from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.command_file import COMMAND_INSIDE, RUN_INSIDE, prepare, write_command
 from nightshift.sandbox.docker_engine import docker_engine
-from nightshift.sandbox.docker_image import resolve_image
+from nightshift.sandbox.docker_image import ImagePinError, resolve_image
 from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
 from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
 from nightshift.sandbox.output import CappedBuffer
@@ -86,8 +92,6 @@ class DockerSandbox(FolderFiles):
         return {f"{LABEL}.sandbox": self.id, **Owner.me(spec.run_id, spec.trial_id).labels(LABEL)}
 
     def _container_args(self, spec: SandboxSpec) -> dict:
-        from docker.types import LogConfig, Mount, Ulimit
-
         lim, disk = spec.limits, self.folder.disk
         return dict(
             command=["sleep", "infinity"], init=True, user="0:0", detach=True, name=self.id, hostname="sandbox",
@@ -164,7 +168,6 @@ class DockerSandbox(FolderFiles):
     @contextlib.contextmanager
     def pin_cpus(self, cpus: str) -> Iterator[bool]:
         """Run this sandbox's commands on ``cpus`` only, for the block (``docker update --cpuset-cpus``)."""
-        import docker
 
         try:
             self.api.update_container(self.container.id, cpuset_cpus=cpus)
@@ -204,8 +207,6 @@ class DockerBackend:
         """The image id every container of this run uses (re-checked, so a moved tag is refused here too)."""
         current = resolve_image(self.client, self.image)
         if current != self.image_id:
-            from nightshift.sandbox.docker_image import ImagePinError
-
             raise ImagePinError(f"sandbox.image {self.image!r} moved from {self.image_id} to {current} "
                                 f"during the run; refusing to mix images")
         return f"docker:{self.image_id}"
@@ -229,7 +230,6 @@ class DockerBackend:
     def reap(self, keep_run_ids: set[str] | None = None) -> int:
         """Remove containers (sidecars too), networks and folders whose creator is dead; anything without our
         label is never touched."""
-        import docker
 
         removed: set[str] = set()
         for container in self.client.containers.list(all=True, filters={"label": f"{LABEL}.sandbox"}):
@@ -251,10 +251,7 @@ class DockerBackend:
 
 def _image_accounts(api, image_id: str) -> tuple[str, str]:
     """The image's /etc/passwd and /etc/group (read once from a container that never starts)."""
-    import io
-    import tarfile
 
-    import docker
 
     container = api.create_container(image_id, command=["true"], network_disabled=True)["Id"]
     try:
@@ -290,15 +287,12 @@ def _main_child(init_pid: int) -> int:
 
 
 def _remove_container(api, name: str) -> None:
-    import docker
-
     with contextlib.suppress(docker.errors.NotFound):
         api.remove_container(name, force=True, v=True)
 
 
 def _pump(stream, out: CappedBuffer, err: CappedBuffer) -> None:
     """Demultiplex docker's exec stream (8-byte frame headers) into the two capped buffers."""
-    from docker.utils.socket import frames_iter
 
     try:
         for kind, chunk in frames_iter(stream, tty=False):

@@ -6,10 +6,11 @@ says in its own words why it needs docker and what to do; the engine's own reaso
 
 from __future__ import annotations
 
+import docker
+
 
 def docker_engine(why: str, fix: str, *, timeout_s: float = 600, pool: int = 10, error: type[Exception] = RuntimeError):
     """A pinged docker client; ``error(f"{why}: no docker engine reachable (...). Fix: {fix}")`` otherwise."""
-    import docker
 
     try:
         client = docker.from_env(timeout=timeout_s, max_pool_size=pool)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+import docker
+
 from nightshift.errors import ConfigurationError
 
 _HEX = re.compile(r"^sha256:[0-9a-f]{64}$")
@@ -34,7 +36,6 @@ def split_pin(image: str) -> tuple[str, str | None]:
 
 def resolve_image(client, image: str) -> str:  # client: docker.DockerClient
     """The local image id ``image`` names; pulls a registry digest once if it is not here yet."""
-    import docker
 
     if image in ("", "host"):
         raise ImagePinError("sandbox.image: the docker backend needs an image id or name@sha256:...; "
@@ -60,8 +61,6 @@ def resolve_image(client, image: str) -> str:  # client: docker.DockerClient
 
 
 def _pull(client, image: str, name: str, pin: str | None):
-    import docker
-
     hint = "build it with nightshift build-image, or docker load / docker pull it first"
     if pin is None or name.startswith("sha256:") or pin == name:
         raise ImagePinError(f"sandbox.image {image!r}: no such image on this docker engine; {hint}")

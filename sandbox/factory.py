@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from nightshift.contracts import SandboxBackend
+from nightshift.plugins import SANDBOXES
+from nightshift.registry import PluginError
+from nightshift.sandbox.bubblewrap import BubblewrapBackend
+from nightshift.sandbox.docker_backend import DockerBackend
 
 
 def backend_for(name: str, image: str) -> SandboxBackend:
     """The backend registered as `name` (nightshift.sandboxes: bubblewrap, docker, or a plugin's)."""
-    from nightshift.plugins import SANDBOXES
-    from nightshift.registry import PluginError
-
     try:
         backend_class = SANDBOXES.resolve(name).target
     except PluginError as exc:
@@ -19,13 +22,7 @@ def backend_for(name: str, image: str) -> SandboxBackend:
 
 def reap_leftovers() -> dict[str, int]:
     """Remove what dead runs left, on every backend this host has (run at worker start; flows reap at start)."""
-    from nightshift.sandbox.bubblewrap import BubblewrapBackend
-
     removed = {"bubblewrap": BubblewrapBackend("host").reap()}
-    try:
-        from nightshift.sandbox.docker_backend import DockerBackend
-
+    with contextlib.suppress(RuntimeError):  # no docker engine on this host: nothing of ours can be there
         removed["docker"] = DockerBackend(None).reap()
-    except RuntimeError:  # no docker engine on this host: nothing of ours can be there
-        pass
     return removed

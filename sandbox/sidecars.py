@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 
+import docker
+
 from nightshift.models import Sidecar
 
 SIDECAR_MEMORY_MB = 512
@@ -25,7 +27,6 @@ def network_name(sandbox_id: str) -> str:
 
 def start_sidecars(client, sandbox_id: str, sidecars: list[Sidecar], labels: dict[str, str]) -> str:
     """Create the private network and start every sidecar on it; returns the network's name."""
-    import docker
 
     name = network_name(sandbox_id)
     client.networks.create(name, driver="bridge", internal=True, labels=labels)
@@ -46,7 +47,6 @@ def start_sidecars(client, sandbox_id: str, sidecars: list[Sidecar], labels: dic
 
 def remove_sidecars(client, sandbox_id: str) -> None:
     """Remove the sidecars and the network of one sandbox (nothing else: matched by its own label)."""
-    import docker
 
     for container in client.containers.list(all=True, filters={"label": f"org.nightshift.sandbox={sandbox_id}"}):
         if "org.nightshift.sidecar" in container.labels:

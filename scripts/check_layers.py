@@ -32,8 +32,8 @@ class Finding:
         return f"{self.file}:{self.line}: {self.message}"
 
 
-def rooms_and_layers() -> tuple[dict[str, str], dict[str, int], dict]:
-    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+def rooms_and_layers(repo: Path = REPO) -> tuple[dict[str, str], dict[str, int], dict]:
+    config = tomllib.loads((repo / "pyproject.toml").read_text())
     folders = {pkg.split(".", 1)[1] if "." in pkg else "nightshift": folder
                for pkg, folder in config["tool"]["setuptools"]["package-dir"].items()}
     spec = config["tool"]["nightshift"]["layers"]
@@ -69,18 +69,19 @@ def imports(tree: ast.AST) -> list[tuple[int, str, bool]]:
     return found
 
 
-def check() -> tuple[list[Finding], list[Finding]]:
-    """(layering violations, imports inside functions outside the CLI)."""
-    folders, layer_of, spec = rooms_and_layers()
+def check(repo: Path = REPO) -> tuple[list[Finding], list[Finding]]:
+    """(layering violations, imports inside functions outside the CLI) of the checkout at ``repo``."""
+    folders, layer_of, spec = rooms_and_layers(repo)
+    _ROOMS.clear()
     _ROOMS.update(r for r in folders if r != "nightshift")
     violations, inner = [], []
     for room, folder in sorted(folders.items()):
-        root = REPO / folder
+        root = repo / folder
         files = root.glob("*.py") if room == "nightshift" else root.rglob("*.py")
         for path in sorted(files):
-            if SKIP & set(path.relative_to(REPO).parts):
+            if SKIP & set(path.relative_to(repo).parts):
                 continue
-            rel = str(path.relative_to(REPO))
+            rel = str(path.relative_to(repo))
             for line, module, in_function in imports(ast.parse(path.read_text(), rel)):
                 if in_function and room not in spec.get("lazy_rooms", []):
                     inner.append(Finding(rel, line, f"import of {module} inside a function"))
@@ -102,7 +103,7 @@ def main() -> int:
     for finding in violations:
         print(finding)
     allowed = spec.get("max_function_imports", 0)
-    undocumented = [f for f in inner if "# optional" not in _line(f)]
+    undocumented = [f for f in inner if "# optional" not in _line(REPO, f)]
     for finding in undocumented:
         print(f"{finding} (move it to the top, or mark a documented optional dependency with '# optional: why')")
     over = len(inner) > allowed
@@ -112,8 +113,8 @@ def main() -> int:
     return 1 if violations or undocumented or over else 0
 
 
-def _line(finding: Finding) -> str:
-    return (REPO / finding.file).read_text().splitlines()[finding.line - 1]
+def _line(repo: Path, finding: Finding) -> str:
+    return (repo / finding.file).read_text().splitlines()[finding.line - 1]
 
 
 if __name__ == "__main__":

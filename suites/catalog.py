@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from nightshift.errors import SuiteError
 from nightshift.plugins import IMPORTERS
 from nightshift.registry import PluginError
 from nightshift.resources import package_path, state_dir
+from nightshift.suites.humaneval import import_humaneval
+from nightshift.suites.humaneval.importer import HERE, data_file
 
 BUILTIN = package_path("nightshift.suites", "builtin")
 
@@ -28,7 +31,6 @@ def suite_cache() -> Path:
 def _importer_hash() -> str:
     """Changes whenever the HumanEval importer, its generator files, overrides, alternative solutions or
     the data file change."""
-    from nightshift.suites.humaneval.importer import HERE, data_file
 
     digest = hashlib.sha256(data_file().read_bytes())
     for path in sorted(p for p in HERE.rglob("*.py") if "__pycache__" not in p.parts):
@@ -38,14 +40,11 @@ def _importer_hash() -> str:
 
 def humaneval_suite(seed: int = 0) -> Path:
     """The HumanEval suite folder, imported into the cache on first use."""
-    from nightshift.suites.humaneval import import_humaneval
 
     folder = suite_cache() / "humaneval"
     stamp = folder / ".importer"
     wanted = f"{_importer_hash()} seed={seed}"
     if not (stamp.is_file() and stamp.read_text() == wanted):
-        import shutil
-
         shutil.rmtree(folder, ignore_errors=True)
         import_humaneval(folder, seed=seed)
         stamp.write_text(wanted)

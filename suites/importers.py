@@ -12,25 +12,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from nightshift.plugin import SuiteImporter
+from nightshift.suites.harbor import DEFAULT_MAX_STEPS, import_harbor_tasks
+from nightshift.suites.humaneval import import_humaneval
+from nightshift.suites.swebench import import_swebench
 
 
 def _humaneval(_source: Path | None, out: Path, _name: str) -> object:
-    from nightshift.suites.humaneval import import_humaneval
-
     return import_humaneval(out)
 
 
 def _harbor(source: Path | None, out: Path, name: str, base_images: dict[str, str] | None = None,
             max_steps: int | None = None) -> object:
-    from nightshift.suites.harbor import DEFAULT_MAX_STEPS, import_harbor_tasks
-
     return import_harbor_tasks(source, out, name=name, base_images=base_images,
                                max_steps=max_steps or DEFAULT_MAX_STEPS)
 
 
 def _swebench(source: Path | None, out: Path, name: str) -> object:
-    from nightshift.suites.swebench import import_swebench
-
     return import_swebench(source, out, name=name)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -109,7 +110,6 @@ def run_validation_pins(suites: list[tuple[str, Path]], cases: list[Case], grade
 
     ``suites`` pairs what the experiment wrote ('builtin', 'humaneval', a path) with the folder; only the
     run's own cases are checked, so a run of a few cases needs only those validated."""
-    import tomllib
 
     pins = {}
     for written, folder in suites:

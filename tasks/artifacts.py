@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from nightshift.atomic_files import atomic_write_bytes
+from nightshift.graders.workspace_diff import workspace_diff
 from nightshift.models import GradeResult
 
 
@@ -42,7 +43,6 @@ def read_diff(run_dir: Path, trial_id: str) -> str | None:
 
 def keep_workspace_diff(run_dir: Path, trial_id: str, case, sandbox) -> None:
     """Write the workspace diff; a diff that cannot be made is noted in the file, never a failed trial."""
-    from nightshift.graders.workspace_diff import workspace_diff
 
     try:
         text, dropped = workspace_diff(case, sandbox)

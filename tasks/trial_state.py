@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import logging
 
+import httpx
+from prefect.client.orchestration import get_client
+from prefect.context import TaskRunContext
+
 from nightshift.experiment.trials import TrialSpec
 from nightshift.models import TrialResult, TrialStatus
 
@@ -35,7 +39,6 @@ def name_task_run(spec: TrialSpec, status: TrialStatus, publisher=None) -> None:
     """Append the status to this task run's name (searchable in the UI); silent without a Prefect run.
     With the night's ``publisher`` the call has its deadline (a server gone away cost every trial the
     client's five retries, about a minute, before)."""
-    from prefect.context import TaskRunContext
 
     ctx = TaskRunContext.get()
     if ctx is None or ctx.task_run is None:
@@ -43,9 +46,6 @@ def name_task_run(spec: TrialSpec, status: TrialStatus, publisher=None) -> None:
     name = f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {status}"
 
     def rename() -> None:
-        import httpx
-        from prefect.client.orchestration import get_client
-
         with get_client(sync_client=True) as client:
             try:
                 client.set_task_run_name(ctx.task_run.id, name)

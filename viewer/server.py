@@ -12,6 +12,7 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+import uvicorn
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import RedirectResponse, Response
 
@@ -79,6 +80,4 @@ def write_static(run: RunData, vs: RunData | None, out: Path) -> int:
 
 
 def serve_forever(run: RunData, vs: RunData | None, host: str, port: int) -> None:
-    import uvicorn
-
     uvicorn.run(create_app(run, vs), host=host, port=port, log_level="warning")

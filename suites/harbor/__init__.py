@@ -17,6 +17,7 @@ import json
 import shutil
 import tarfile
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,8 +184,6 @@ def import_harbor_tasks(source: Path, out: Path, name: str = "harbor", base_imag
 
 
 def _bases(case_toml: str) -> dict[str, str]:
-    import tomllib
-
     return tomllib.loads(case_toml).get("source", {}).get("bases", {})
 
 

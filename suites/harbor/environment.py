@@ -18,6 +18,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import docker
+
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.suites.harbor.task import HarborTask, TaskRefused
 from nightshift.suites.harbor.toolchain import fetch_uv, fetch_wheels, wheel_names
@@ -50,8 +52,6 @@ def docker_client():
 
 
 def _local_id(client, name: str) -> str | None:
-    import docker
-
     try:
         return client.images.get(name).id
     except docker.errors.ImageNotFound:
@@ -90,8 +90,6 @@ def resolve_bases(client, dockerfile: Path, base_images: dict[str, str]) -> tupl
 
 
 def _build(client, context: Path, dockerfile_text: str, tag: str, timeout_s: float, where: str) -> str:
-    import docker
-
     if (existing := _local_id(client, tag)) is not None:
         return existing
     with tempfile.TemporaryDirectory(prefix="nightshift-dockerfile-") as tmp:
@@ -111,8 +109,6 @@ def _build(client, context: Path, dockerfile_text: str, tag: str, timeout_s: flo
 
 
 def _python_version(client, image: str) -> str | None:
-    import docker
-
     try:
         out = client.containers.run(image, ["python3", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                                     remove=True, network_mode="none", user="65534:65534", entrypoint=[])
@@ -185,7 +181,6 @@ def build_environment(task: HarborTask, needs: VerifierNeeds, base_images: dict[
 
 def extract_workdir(image: str, workdir: str, into: Path) -> None:
     """Copy the image's WORKDIR (what COPY and RUN put there) into ``into``: the starting workspace."""
-    import docker
 
     client = docker_client()
     into.mkdir(parents=True, exist_ok=True)

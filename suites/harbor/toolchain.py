@@ -15,6 +15,10 @@ import sys
 import zipfile
 from pathlib import Path
 
+from packaging.markers import UndefinedEnvironmentName
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name, parse_wheel_filename
+
 from nightshift.sandbox.images import image_cache
 from nightshift.suites.harbor.task import TaskRefused
 
@@ -97,9 +101,6 @@ def wheel_names(folder: Path) -> list[str]:
 
 def _other_platform_requirements(folder: Path, python: str) -> list[str]:
     """Requirements of the wheels in ``folder`` that apply on Windows or macOS and are not there yet."""
-    from packaging.markers import UndefinedEnvironmentName
-    from packaging.requirements import Requirement
-    from packaging.utils import canonicalize_name, parse_wheel_filename
 
     have = {canonicalize_name(parse_wheel_filename(w.name)[0]) for w in folder.glob("*.whl")}
     wanted: dict[str, str] = {}

