@@ -49,7 +49,7 @@ class PlanAct:
         tools = [TOOL_SCHEMAS["bash"], TOOL_SCHEMAS["submit"]]
         steps = 0
         with TrajectoryLog(trajectory_path) as log:
-            log.write("start", case=case.id, model=self.model, seed=seed, harness="PlanAct")
+            log.write("start", case=case.id, model=self.model, seed=seed, harness="PlanAct", messages=messages)
             if self.settings.plan_steps:
                 ask = {"role": "user", "content": f"Before acting, write a plan of at most "
                                                   f"{self.settings.plan_steps} steps."}
@@ -71,5 +71,5 @@ class PlanAct:
                         return AgentOutcome(ended_by="submitted", steps=steps)
                     command = json.loads(call["function"].get("arguments") or "{}").get("command", "true")
                     output = render_observation(sandbox.exec(command, timeout_s=self.settings.command_timeout_s))
-                    log.write("tool", step=steps, command=command, output=output)
+                    log.write("tool", step=steps, call=call, command=command, output=output)
                     messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})

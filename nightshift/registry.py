@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import sys
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 
 import nightshift
 from nightshift.errors import ConfigurationError
+from nightshift.resources import project_dir
 
 
 class PluginError(ConfigurationError, ValueError):
@@ -62,16 +64,27 @@ def _content_hash(module_name: str) -> str:
     return "sha256:" + hashlib.sha256(source).hexdigest()[:16]
 
 
+def importable_from_project() -> None:
+    """`module:attr` is looked up from the user's project folder too: console scripts (`nightshift ...`) do not
+    put the current folder on sys.path, and a Prefect worker runs from it. Appended, so a project's own
+    module never shadows an installed one."""
+    folder = str(project_dir())
+    if folder not in sys.path:
+        sys.path.append(folder)
+
+
 def load_object(path: str, *, group: str) -> Any:
-    """Import `module:attr` (attr may be dotted); errors say what failed and how to fix it."""
+    """Import `module:attr` (attr may be dotted) from the installed packages or the project folder; errors say
+    what failed and how to fix it."""
     module_name, _, attr = path.partition(":")
     if not module_name or not attr:
         raise PluginError(f"{group}: {path!r} is neither a registered name nor 'module:attr'")
+    importable_from_project()
     try:
         target: Any = importlib.import_module(module_name)
     except ImportError as exc:
         raise PluginError(f"{group}: cannot import module {module_name!r} for {path!r} ({exc}); "
-                          "is it installed, or on PYTHONPATH from your project folder?") from exc
+                          f"is it installed, or a module in your project folder ({project_dir()})?") from exc
     for part in attr.split("."):
         try:
             target = getattr(target, part)

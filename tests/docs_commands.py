@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.conftest import REPO
 
-DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), *sorted((REPO / "docs" / "plugins").glob("*.md"))]
 BLOCK = re.compile(r"^```[a-z]*\n(.*?)^```", re.S | re.M)
 PROGRAMS = ("nightshift", "make", "prefect", "python", "python3")
 COMMAND = re.compile(r"^(sudo |\$ )?([A-Z_]+=\S* )*(\S*/)?(nightshift|make|prefect|python3?) ")

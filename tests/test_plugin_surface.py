@@ -5,6 +5,7 @@ surface and its own room (sandbox backends their sandbox/ modules, the reference
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,20 @@ def test_every_name_the_surface_lists_is_there_and_covers_each_extension_point()
     for contract in ("Harness", "ModelClient", "Sandbox", "SandboxBackend", "Metric", "SuiteImporter",
                      "NightshiftError", "LimitReached", "TrajectoryLog"):
         assert contract in surface.__all__, contract
+
+
+def plugin_page_examples() -> list[tuple[Path, str]]:
+    """(page, source) of every ```python block of docs/plugins/*.md: the pages' worked examples."""
+    blocks = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+    return [(page, block) for page in sorted((REPO / "docs" / "plugins").glob("*.md"))
+            for block in blocks.findall(page.read_text())]
+
+
+def test_the_plugin_pages_examples_import_only_the_surface() -> None:
+    examples = plugin_page_examples()
+    assert len(examples) >= 4, f"docs/plugins/ has {len(examples)} ```python blocks; each extension point has one"
+    for page, source in examples:
+        imports = nightshift_imports(source)
+        wrong = [(n, m) for n, m in imports if m != "nightshift.plugin"]
+        assert not wrong, f"{page.relative_to(REPO)}: its example imports {wrong}; import them from nightshift.plugin"
+        assert imports, f"{page.relative_to(REPO)}: its example does not use nightshift.plugin at all"
