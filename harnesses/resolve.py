@@ -9,7 +9,6 @@ field it does not declare is an error here, before any trial starts.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +18,6 @@ from nightshift.errors import HarnessError
 from nightshift.experiment.config import HarnessSpec
 from nightshift.plugins import HARNESSES
 from nightshift.registry import PluginError
-from nightshift.resources import project_dir
 
 
 @dataclass(frozen=True)
@@ -30,14 +28,6 @@ class ResolvedHarness:
     target: Any
     settings: BaseModel | None
     identity: dict = field(default_factory=dict)
-
-
-def _importable_from_project() -> None:
-    """`module:Class` is looked up from the user's project folder too (console scripts do not put it on
-    sys.path, and a Prefect worker runs from it)."""
-    folder = str(project_dir())
-    if folder not in sys.path:
-        sys.path.append(folder)
 
 
 def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | None:
@@ -73,7 +63,6 @@ def resolve_harness(spec: HarnessSpec) -> ResolvedHarness:
     if spec.kind == "reference" and spec.entrypoint not in (None, "reference"):
         raise HarnessError("entrypoint", "kind 'reference' is nightshift's own loop; for your harness use "
                            "kind 'python' with this entrypoint")
-    _importable_from_project()
     try:
         plugin = HARNESSES.resolve(name)
     except PluginError as exc:
