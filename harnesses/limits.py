@@ -23,6 +23,7 @@ from nightshift.experiment.config import Variant
 from nightshift.gateway import GatewaySession
 from nightshift.harnesses.working_clock import WorkingClock, waiting_of
 from nightshift.models import Case, ExecResult
+from nightshift.sandbox.paths import SandboxPathError
 
 
 class HarnessStopped(BaseException):  # noqa: N818 - BaseException: `except Exception` in harness code must not eat it
@@ -55,6 +56,7 @@ class LimitGuard:
         self.calls = 0
         self.hit: LimitReached | None = None
         self.gateway_error: Exception | None = None  # set when the gateway itself failed a call
+        self.sandbox_error: Exception | None = None  # set when the trial's sandbox itself failed a call
         self.stopped = threading.Event()
         self._open: dict[int, float] = {}  # model calls in flight: ticket -> start (monotonic)
         self._tickets = 0
@@ -168,13 +170,28 @@ class GuardedSandbox:
     def exec(self, command: str, timeout_s: float, cwd: str = "/workspace",
              env: dict[str, str] | None = None) -> ExecResult:
         self._check()
-        return self._sandbox.exec(command, timeout_s=max(0.1, min(timeout_s, self._guard.remaining_s())),
-                                  cwd=cwd, env=env)
+        try:  # exec never raises for what a command holds: anything it raises is the sandbox's own failure
+            return self._sandbox.exec(command, timeout_s=max(0.1, min(timeout_s, self._guard.remaining_s())),
+                                      cwd=cwd, env=env)
+        except Exception as exc:
+            self._guard.sandbox_error = self._guard.sandbox_error or exc
+            raise
 
     def write_file(self, path: str, data: bytes) -> None:
         self._check()
-        self._sandbox.write_file(path, data)
+        self._files("write_file", path, data)
 
     def read_file(self, path: str) -> bytes:
         self._check()
-        return self._sandbox.read_file(path)
+        return self._files("read_file", path)
+
+    def _files(self, method: str, *args):
+        """A path the sandbox refuses (outside /workspace, not a regular file, too big) is the harness's doing;
+        any other failure is the sandbox's own."""
+        try:
+            return getattr(self._sandbox, method)(*args)
+        except SandboxPathError:
+            raise
+        except Exception as exc:
+            self._guard.sandbox_error = self._guard.sandbox_error or exc
+            raise

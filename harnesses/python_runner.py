@@ -5,8 +5,11 @@ a model client (the trial's gateway session behind its LimitGuard), the seed and
 How its run ends is decided here, not by the harness:
 
 * it returns an AgentOutcome → that outcome, unless a limit was reached first (the limit wins);
-* it raises LimitReached → that limit's status; GatewayError → infra_error (the endpoint, not the agent),
-  except RequestRejected (its own request was invalid or too large) → agent_error;
+* it raises LimitReached (the model client's, or its own with a limit status) → that limit's status;
+  GatewayError → infra_error (the endpoint, not the agent) when a gateway call really failed, except
+  RequestRejected (its own request was invalid or too large) → agent_error; the trial's sandbox failing under
+  it (exec raising, a file call failing other than by refusing the path) → infra_error, whatever it returns;
+  a GatewayError or SandboxError it raises on its own, with nothing failed → agent_error;
 * it raises anything else, or returns something else → agent_error, traceback in the trajectory;
 * it is still running when its working time is used up → HarnessStopped is raised inside its thread and
   every further model or sandbox call refuses; the trial ends `timeout` either way. Time spent waiting on
@@ -24,7 +27,7 @@ import time
 import traceback
 from pathlib import Path
 
-from nightshift.errors import GatewayError, RequestRejected
+from nightshift.errors import GatewayError, LimitReached, RequestRejected
 from nightshift.gateway import GatewaySession
 from nightshift.harnesses.limits import (
     GuardedSandbox,
@@ -36,6 +39,7 @@ from nightshift.harnesses.limits import (
 from nightshift.harnesses.resolve import ResolvedHarness
 from nightshift.models import AgentOutcome, Case
 
+HARNESS_LIMITS = ("step_limit", "timeout", "token_limit", "cost_limit")  # statuses a harness may end itself with
 STOP_GRACE_S = 5.0  # how long a stopped harness thread gets to unwind before it is abandoned
 POLL_S = 0.5  # how often the working clock is read while the harness runs
 
@@ -88,15 +92,25 @@ def run_python_harness(resolved: ResolvedHarness, model: str, case: Case, sandbo
 
 def _outcome(box: dict, guard: LimitGuard, trajectory: Path) -> AgentOutcome:
     error = box.get("error")
-    infra = isinstance(error, GatewayError) and not isinstance(error, RequestRejected)  # the endpoint's, not ours
-    if guard.hit is not None and not infra:
+    # infrastructure only when nightshift saw it fail: a GatewayError from a call the gateway really failed, or
+    # the trial's sandbox failing under the harness (one the harness raises on its own is its own error)
+    failed_call = guard.gateway_error is not None and isinstance(error, GatewayError) \
+        and not isinstance(error, RequestRejected)
+    if guard.sandbox_error is not None:
+        reason = f"the sandbox failed under the harness: {type(guard.sandbox_error).__name__}: {guard.sandbox_error}"
+        append_event(trajectory, "infra_error", error=reason, kind="sandbox")
+        return AgentOutcome(ended_by="infra_error", steps=guard.calls, reason=reason[:500])
+    if guard.hit is not None and not failed_call:
         append_event(trajectory, guard.hit.status, reason=guard.hit.reason, calls=guard.calls)
         return AgentOutcome(ended_by=guard.hit.status, steps=guard.calls, reason=guard.hit.reason)
-    if infra:
+    if failed_call:
         append_event(trajectory, "infra_error", error=str(error))
         return AgentOutcome(ended_by="infra_error", steps=guard.calls, reason=str(error)[:500])
     if isinstance(error, HarnessStopped):
         return AgentOutcome(ended_by="timeout", steps=guard.calls, reason="harness stopped at its time limit")
+    if isinstance(error, LimitReached) and error.status in HARNESS_LIMITS:  # the harness's own limit, a failure
+        append_event(trajectory, error.status, reason=error.reason, calls=guard.calls, raised_by="harness")
+        return AgentOutcome(ended_by=error.status, steps=guard.calls, reason=f"harness: {error.reason}"[:500])
     if error is not None:
         append_event(trajectory, "agent_error", error=f"{type(error).__name__}: {error}",
                      traceback=box["traceback"], at=time.time())

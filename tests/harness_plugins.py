@@ -63,3 +63,55 @@ class ClaimsInfra:
 
     def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
         return AgentOutcome(ended_by="infra_error", reason="not my fault")
+
+
+class RaisesGatewayError:
+    """Raises the gateway's error with no failed call: its failures would be left out of the score as infra."""
+
+    def __init__(self, model: str, settings: None):
+        pass
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        from nightshift.plugin import GatewayError
+
+        raise GatewayError("the endpoint failed after 6 attempts (not really)")
+
+
+class RaisesSandboxError:
+    """Raises a sandbox failure of its own making."""
+
+    def __init__(self, model: str, settings: None):
+        pass
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        from nightshift.plugin import SandboxError
+
+        sandbox.exec("true", timeout_s=5)
+        raise SandboxError("the sandbox broke (not really)")
+
+
+class SandboxDiesUnderIt:
+    """Its sandbox is destroyed under it (the machinery failing), and it catches the error and submits anyway."""
+
+    def __init__(self, model: str, settings: None):
+        pass
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        sandbox._sandbox.destroy()  # what a dead backend looks like from the harness: its exec fails
+        try:
+            sandbox.exec("true", timeout_s=5)
+        except Exception:  # noqa: BLE001 - a harness that swallows it must not turn it into its own result
+            pass
+        return AgentOutcome(ended_by="submitted", steps=1)
+
+
+class StopsAtItsOwnLimit:
+    """Ends itself with a limit of its own (LimitReached, as nightshift.plugin documents)."""
+
+    def __init__(self, model: str, settings: None):
+        pass
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        from nightshift.plugin import LimitReached
+
+        raise LimitReached("step_limit", "my plan ran out of steps")

@@ -89,3 +89,27 @@ def test_a_harness_cannot_claim_infra_error(sim_url, backend, tmp_path, builtin_
     row, _ = run(sim_url, backend, tmp_path, builtin_cases[0],
                  {"kind": "python", "entrypoint": "tests.harness_plugins:ClaimsInfra"})
     assert row.status == TrialStatus.agent_error and "no gateway call failed" in row.reason
+
+
+@pytest.mark.parametrize("harness", ["RaisesGatewayError", "RaisesSandboxError"])
+def test_an_infra_error_the_harness_raises_itself_is_its_own(sim_url, backend, tmp_path, builtin_cases,
+                                                             harness) -> None:
+    """Only what nightshift saw fail is infrastructure: a forged GatewayError or SandboxError is agent_error."""
+    row, events = run(sim_url, backend, tmp_path, builtin_cases[0],
+                      {"kind": "python", "entrypoint": f"tests.harness_plugins:{harness}"})
+    assert row.status == TrialStatus.agent_error, row.reason
+    assert "(not really)" in row.reason and any(e["event"] == "agent_error" for e in events)
+
+
+def test_a_sandbox_that_fails_under_the_harness_is_infra_error(sim_url, backend, tmp_path, builtin_cases) -> None:
+    row, events = run(sim_url, backend, tmp_path, builtin_cases[0],
+                      {"kind": "python", "entrypoint": "tests.harness_plugins:SandboxDiesUnderIt"})
+    assert row.status == TrialStatus.infra_error, row.reason
+    assert "the sandbox failed under the harness" in row.reason
+    assert any(e["event"] == "infra_error" and e.get("kind") == "sandbox" for e in events)
+
+
+def test_a_harness_may_end_itself_at_a_limit(sim_url, backend, tmp_path, builtin_cases) -> None:
+    row, events = run(sim_url, backend, tmp_path, builtin_cases[0],
+                      {"kind": "python", "entrypoint": "tests.harness_plugins:StopsAtItsOwnLimit"})
+    assert row.status == TrialStatus.step_limit and "my plan ran out of steps" in row.reason and row.score == 0
