@@ -42,32 +42,22 @@ def chosen_backend(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
-    from nightshift.errors import SuiteError
-    from nightshift.experiment.config import ExperimentError
     from nightshift.graders.validate import print_validation, validate_cases
     from nightshift.resources import is_installed
     from nightshift.sandbox import backend_for
     from nightshift.suites import load_cases, resolve_suite
     from nightshift.suites.validation import write_record
 
-    try:
-        folder = resolve_suite(args.suite)
-        cases = load_cases(folder, args.cases.split(",") if args.cases else None)
-        name, image = chosen_backend(args)
-    except (SuiteError, ExperimentError) as exc:
-        console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)
-        return 2
+    folder = resolve_suite(args.suite)  # errors are the CLI's to print (nightshift.cli.main): one line, exit 2
+    cases = load_cases(folder, args.cases.split(",") if args.cases else None)
+    name, image = chosen_backend(args)
     cases = cases[: args.sample] if args.sample else cases
     if not cases:
         console.print(f"{folder}: no cases to validate; a suite with no cases cannot be used (check the import's "
                       f"refused tasks in {folder / 'suite.toml'})", style="red", markup=False, highlight=False)
         return 1
     _print_base_images(folder, console)
-    try:
-        backend = backend_for(name, image)
-    except (ValueError, RuntimeError) as exc:  # an unknown backend, or one this host cannot run
-        console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)
-        return 2
+    backend = backend_for(name, image)  # an unknown backend (exit 2), one this host cannot run (exit 4)
     console.print(f"validating {len(cases)} cases of {folder} on {name} ({image}) (oracle x{args.repeats}, then "
                   "the untouched workspace)", markup=False, highlight=False)
     result = validate_cases(cases, backend, repeats=args.repeats, jobs=args.jobs)

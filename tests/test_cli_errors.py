@@ -59,3 +59,16 @@ def test_a_bug_is_one_line_and_its_traceback_goes_to_the_log(tmp_path: Path) -> 
         done.stderr
     log = next(tmp_path.rglob("cli-error.log"))
     assert "Traceback" in log.read_text() and "surprise" in log.read_text()
+
+
+def test_a_backend_that_cannot_start_is_one_line_naming_it(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A plugin backend whose constructor fails any way: a SandboxError naming the backend and image (exit 4)."""
+    (tmp_path / "broken_backend.py").write_text(
+        "class Backend:\n    name = 'broken'\n    def __init__(self, image):\n        raise OSError('no /dev/kvm')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["validate-suite", "builtin", "--cases", "sh-csv-column-sum", "--repeats", "1", "--no-record",
+                 "--backend", "broken_backend:Backend"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 4, out
+    assert "SandboxError: sandbox backend 'broken_backend:Backend' could not start on image 'host'" in out
+    assert "OSError: no /dev/kvm" in out and "Traceback" not in out

@@ -138,4 +138,4 @@ def test_validate_suite_runs_on_the_experiments_backend(my_project: Path, capsys
     assert main([*args, "--experiment", str(exp), "--backend", "bubblewrap"]) == 0  # the flag wins
     assert len(team_plugins.CREATED) == before
     assert main([*args, "--backend", "nope"]) == 2
-    assert "sandbox backend 'nope' is not known" in capsys.readouterr().out
+    assert "nightshift.sandboxes: no plugin named 'nope'; installed: bubblewrap, docker" in capsys.readouterr().out
