@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "bubblewrap and a docker image; skipped when nothing changed")
     base_image.add_arguments(image)
     image.set_defaults(fn=base_image.run)
-    from nightshift.deployments.docker_pool import add_commands as add_docker_pool_commands
+    from nightshift.cli.docker_pool import add_docker_pool_commands
 
     add_docker_pool_commands(sub)  # docker-pool, docker-worker
     return parser

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -38,6 +39,12 @@ def _ephemeral_profile() -> None:
     profiles.write_text('active = "ephemeral"\n\n[profiles.ephemeral]\nPREFECT_SERVER_ALLOW_EPHEMERAL_MODE = "true"\n')
     os.environ.pop("PREFECT_API_URL", None)
     os.environ.update(PREFECT_PROFILES_PATH=str(profiles), PREFECT_PROFILE="ephemeral")
+    # Prefect's 20 s default is too short for a loaded machine; the server then never comes up
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+    if "prefect.context" in sys.modules:  # Prefect read its profile when imported: have it read this one
+        import prefect.context
+
+        prefect.context.refresh_global_settings_context()
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -46,8 +53,6 @@ def run_command(args: argparse.Namespace) -> int:
     os.environ.update(QUIET_ENV)
     if args.ephemeral:
         _ephemeral_profile()
-        # Prefect's 20 s default is too short for a loaded machine; the server then never comes up
-        os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     elif not os.environ.get("PREFECT_API_URL"):  # an explicitly configured server wins
         began = time.monotonic()
         with console.status("starting the local Prefect server (first time only) ..."):

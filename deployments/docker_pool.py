@@ -32,6 +32,7 @@ from prefect.client.schemas.actions import WorkPoolCreate, WorkPoolUpdate
 from prefect.exceptions import ObjectAlreadyExists
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
+from nightshift.deployments.pool_defaults import DEPLOYMENT, HOST_FOLDERS, SANDBOX_ROOT
 from nightshift.deployments.server import ensure_server, prefect_cli
 from nightshift.deployments.worker_image import WorkerImageError, build_worker_image
 from nightshift.errors import OrchestrationError
@@ -40,11 +41,6 @@ from nightshift.resources import package_path, project_dir
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.images import latest_build
 from nightshift.sandbox.propagation import is_shared_mount
-
-POOL = "nightshift-docker"
-DEPLOYMENT = "nightly-shard/docker"
-SANDBOX_ROOT = Path("/srv/nightshift/sandboxes")
-HOST_FOLDERS = (Path("/run/nightshift"), Path("/tmp/nightshift-gpu"))  # host-wide leases and slot locks
 
 
 class DockerPoolError(OrchestrationError):
@@ -167,25 +163,3 @@ def worker_command(args: argparse.Namespace) -> int:
                "--limit", str(args.limit), *(["--name", args.name] if args.name else [])]
     print("starting: " + " ".join(command[1:]), file=sys.stderr, flush=True)
     os.execv(sys.executable, command)  # the worker itself, in the foreground (a service manager keeps it running)
-
-
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    pool = sub.add_parser("docker-pool", help="build the shard worker image from this checkout and create the "
-                                              "Prefect docker work pool that runs shards in it (docs/SCALING.md)")
-    pool.add_argument("--name", default=POOL, help=f"work pool name (default {POOL})")
-    pool.add_argument("--share", action="append", type=Path, metavar="DIR",
-                      help="a host folder shard containers see at the same path (repeatable; default: this "
-                           "project folder, which holds the experiments, suites and runs/)")
-    pool.add_argument("--sandbox-root", type=Path, default=SANDBOX_ROOT, help=f"default {SANDBOX_ROOT}")
-    pool.add_argument("--port", type=int, help="the local Prefect server's port (without PREFECT_API_URL)")
-    pool.add_argument("--wheel", type=Path, help="the nightshift wheel installed here (default: build one from "
-                                                 "the checkout nightshift runs from)")
-    pool.add_argument("--no-deploy", action="store_true", help="do not apply the docker shard deployment")
-    pool.set_defaults(fn=pool_command)
-    worker = sub.add_parser("docker-worker", help="prepare this host for shard containers (root) and start a "
-                                                  "Prefect docker worker on the pool")
-    worker.add_argument("--pool", default=POOL)
-    worker.add_argument("--limit", type=int, default=1, help="shards at once on this machine (default 1)")
-    worker.add_argument("--name", help="worker name (default: Prefect's)")
-    worker.add_argument("--sandbox-root", type=Path, default=SANDBOX_ROOT, help=f"default {SANDBOX_ROOT}")
-    worker.set_defaults(fn=worker_command)

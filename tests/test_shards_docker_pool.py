@@ -20,7 +20,8 @@ from prefect.blocks.system import Secret
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
 
-from nightshift.deployments.docker_pool import POOL, pool_template
+from nightshift.deployments.docker_pool import pool_template
+from nightshift.deployments.pool_defaults import POOL
 from nightshift.deployments.server import QUIET_ENV
 from nightshift.flows.nightly_eval import nightly_eval
 from nightshift.sandbox.propagation import is_shared_mount
