@@ -64,7 +64,7 @@ def test_oversubscribed_callers_pause_and_recover_instead_of_storming(quota_sim:
         t.join()
     rows = rows_of(log, "sk-greedy")
     rejected = sum(r["status"] == 429 for r in rows)
-    assert all(not r.failed for r in results)
+    assert len(results) == 2 and all(not r.failed for r in results)
     assert 0 < rejected <= 0.25 * len(rows)  # a storm rejects ~98% (DESIGN.md); pausing keeps it a small share
     assert sum(g.gate.snapshot()["pauses"] for g in gateways) >= 1
     assert min(g.gate.factor for g in gateways) < 1.0

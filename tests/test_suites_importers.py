@@ -33,6 +33,7 @@ def test_humaneval_sample_validates_with_hidden_tests(tmp_path: Path) -> None:
         case.workspace_dir / "solution.py").read_text()
     result = validate_cases(cases, BubblewrapBackend(), repeats=2)
     assert result.ok, {c.case_id: c.problems for c in result.checks if not c.ok}
+    assert len(result.checks) == len(cases)
     assert all(c.oracle.hidden[1] > 0 and c.oracle.hidden[0] == c.oracle.hidden[1] for c in result.checks)
     assert all(c.empty.f2p == (0, 1) and c.empty.hidden[0] == 0 for c in result.checks)
     assert not any(c.flaky for c in result.checks)

@@ -129,7 +129,7 @@ def test_in_a_browser_filters_one_trial_side_by_side_and_held_out(server, runs, 
         # filters: status, variant, then a search in the agent's commands
         failed = [r for r in run.rows + vs.rows if r["status"] == "failed"]
         page.select_option("select[name=status]", "failed")
-        assert len(_rows(page)) == len(failed) and all(" failed " in r for r in _rows(page))
+        assert failed and len(_rows(page)) == len(failed) and all(" failed " in r for r in _rows(page))
         page.select_option("select[name=status]", "")
         page.select_option("select[name=run]", "a")
         page.select_option("select[name=variant]", "weak")
