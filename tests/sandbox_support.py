@@ -1,7 +1,8 @@
 """Shared by the sandbox tests: build each backend or skip with the reason, and prove nothing leaked.
 
-A backend that cannot run here is skipped with a reason, never passed silently. CI sets
-NIGHTSHIFT_REQUIRE_BACKENDS=bubblewrap,docker so that a missing image or engine fails instead.
+A backend that cannot run here (no root, no engine, no built image) is skipped with a reason, never passed
+silently and never swapped for something else: bubblewrap without the built root filesystem is unavailable, not
+run on the host's root. Where NIGHTSHIFT_REQUIRE_BACKENDS names it (CI), it fails instead (tests/host_support.py).
 """
 
 from __future__ import annotations
@@ -10,45 +11,43 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from nightshift.contracts import SandboxLimits, SandboxSpec
 from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.folder import sandbox_root
 from nightshift.sandbox.images import latest_build
 from nightshift.sandbox.uids import lease_dir
+from tests.host_support import unavailable
 
 BACKENDS = ["bubblewrap", "docker"]
 SMALL = SandboxLimits(cpus=1, memory_mb=128, pids=64, disk_mb=64, output_kb=64, cpu_seconds=60)
 
 
-def _unavailable(name: str, reason: str) -> None:
-    required = {b.strip() for b in os.environ.get("NIGHTSHIFT_REQUIRE_BACKENDS", "").split(",")}
-    if name in required:
-        pytest.fail(f"{name} backend is required here (NIGHTSHIFT_REQUIRE_BACKENDS) but cannot run: {reason}")
-    pytest.skip(f"{name} backend cannot run here: {reason}")
+NO_IMAGE = "no sandbox image built; run: .venv/bin/python scripts/build_sandbox_image.py"
 
 
 def backend_image(name: str) -> str:
+    """The built image the tests run ``name`` on; unavailable without one (bubblewrap never falls back to '/')."""
     build = latest_build()
     if name == "bubblewrap":
-        return str(build.rootfs) if build else "host"
+        if build is None:
+            unavailable(name, NO_IMAGE)
+        return str(build.rootfs)
     image = os.environ.get("NIGHTSHIFT_TEST_DOCKER_IMAGE") or (build.image_id if build else None)
     if not image:
-        _unavailable(name, "no sandbox image built; run: .venv/bin/python scripts/build_sandbox_image.py")
+        unavailable(name, NO_IMAGE)
     return image
 
 
 def make_backend(name: str):
     if os.geteuid() != 0:
-        _unavailable(name, "needs root (per-sandbox uid, cgroups, loop-mounted quota disk)")
+        unavailable(name, "needs root (per-sandbox uid, cgroups, loop-mounted quota disk)")
     image = backend_image(name)
     try:
         from nightshift.sandbox.factory import backend_for
 
         return backend_for(name, image)
     except (RuntimeError, ValueError) as exc:
-        _unavailable(name, str(exc))
+        unavailable(name, str(exc))
 
 
 class Tracked:

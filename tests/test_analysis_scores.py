@@ -77,7 +77,8 @@ def test_progress_and_cost_columns_are_used_when_present(tmp_path):
 
 
 def test_missing_cost_column_reads_as_no_cost(small_run):
-    assert all(r["cost"] is None for r in scores(small_run))
+    rows = scores(small_run)
+    assert rows and all(r["cost"] is None for r in rows)
 
 
 def test_paired_difference_is_over_case_means(small_run):

@@ -61,6 +61,15 @@ def test_proxy_bench(backends: str) -> None:
         assert re.search(rf"^\| {name} \| \d+ \| \d+\.\d+ \|", out, re.M), out
 
 
+def test_timing_claims() -> None:
+    make_backend("bubblewrap")
+    out = run_bench("timing_claims", "--backends", "bubblewrap")
+    for claim in ("quota gate: 40 threads vs 1", "GPU card hand-over vs an Event wake-up",
+                  "working limit 1 s: stopped after", "bubblewrap: spin killed at a 2 s timeout vs sleep 2",
+                  "bubblewrap: exec leaving background sleeps vs echo"):
+        assert re.search(rf"^\| {re.escape(claim)} \| [^|]+ \| [^|]+ \| \d+\.\d\d \|", out, re.M), out
+
+
 def test_sandbox_bench() -> None:
     for name in ("bubblewrap", "docker"):
         make_backend(name)

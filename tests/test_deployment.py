@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ import pytest
 from prefect.client.orchestration import get_client
 
 from nightshift.deployments.server import deploy, start_worker, stop
+from tests.host_support import chromium
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the checkout: prefect.yaml is applied from here
 OUTPUT = PROJECT_ROOT / "test-output"
@@ -74,16 +74,14 @@ def test_deployment_run_completes_with_artifacts(deployed_run: dict) -> None:
 
 
 def test_ui_shows_the_flow_run_and_its_artifacts(deployed_run: dict) -> None:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("chromium is not installed (apt-get install chromium); .ci/run installs it")
+    browser_binary = chromium()  # fails where chromium is required, skips elsewhere
     from playwright.sync_api import sync_playwright
 
     ui = deployed_run["url"].removesuffix("/api")
     run = deployed_run["run"]
     OUTPUT.mkdir(exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        browser = pw.chromium.launch(executable_path=browser_binary, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{ui}/runs/flow-run/{run.id}", wait_until="networkidle")
         page.get_by_text(run.name).first.wait_for(timeout=30_000)

@@ -16,6 +16,7 @@ import duckdb
 import pytest
 
 from nightshift.tasks.disk_space import DiskFull, check_free_space
+from tests.host_support import unavailable
 
 
 @pytest.fixture
@@ -25,7 +26,7 @@ def small_disk(tmp_path: Path):
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48m,mode=0755", "tmpfs", str(mount)],
                           capture_output=True, text=True)
     if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+        unavailable("tmpfs", f"cannot mount a tmpfs here: {done.stderr.strip()}")
     try:
         yield mount
     finally:

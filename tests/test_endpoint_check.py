@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from nightshift.experiment.config import ExperimentError, load_experiment
+from nightshift.flows import endpoint_check
 from nightshift.flows.endpoint_check import check_endpoint
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator
@@ -25,11 +26,22 @@ model: {{base_url: "{base_url}", api_key_env: NIGHTSHIFT_TEST_KEY}}
 
 
 def _problem(path: Path) -> str:
+    """The check's one-line error; fast means at most one request, bounded by the check's own timeout (counted
+    here, not timed: a window would fail on a loaded machine, and a retry loop could pass one)."""
     exp = load_experiment(path)
-    started = time.monotonic()
-    with pytest.raises(ExperimentError) as err:
-        check_endpoint(exp, path)
-    assert time.monotonic() - started < 6 and "\n" not in str(err.value)  # fast, and one line
+    asked: list[float] = []
+    real_get = httpx.get
+
+    def get(url, **kwargs):
+        asked.append(kwargs["timeout"])
+        return real_get(url, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(endpoint_check.httpx, "get", get)
+        with pytest.raises(ExperimentError) as err:
+            check_endpoint(exp, path)
+    assert len(asked) <= 1 and all(0 < t <= 5 for t in asked), asked
+    assert "\n" not in str(err.value)  # one line
     return str(err.value)
 
 

@@ -90,8 +90,8 @@ def test_infra_failure_of_one_case_is_kept_apart_and_loses_nothing(tmp_path: Pat
     monkeypatch.setattr(run_trial_module, "run_harness", real_run)
     again = nightly_eval(experiment_file=str(experiment(tmp_path, retries=1)))
     assert again["model_calls_this_invocation"] > 0  # only the infra failures run again
-    assert {r[4] for r in rows(again["parquet"])} != {"infra_error"}
-    assert all(r[4] != "infra_error" for r in rows(again["parquet"]))
+    again_rows = rows(again["parquet"])
+    assert again_rows and all(r[4] != "infra_error" for r in again_rows)
 
 
 def test_trial_cache_on_a_storage_block_is_shared_by_runs_in_other_folders(tmp_path: Path, prefect_server) -> None:

@@ -28,6 +28,7 @@ def test_every_builtin_case_validates() -> None:
     result = validate_cases(CASES, BubblewrapBackend(), repeats=1)
     problems = {c.case_id: c.problems for c in result.checks if not c.ok}
     assert not problems, problems
+    assert len(result.checks) == len(CASES)
     assert all(c.oracle and c.oracle.progress == 1.0 for c in result.checks)
     assert all(c.empty and c.empty.progress < 1.0 for c in result.checks)
 

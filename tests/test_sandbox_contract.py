@@ -96,9 +96,19 @@ def test_a_command_that_closes_its_output_still_runs_to_the_end_and_a_bad_cwd_fa
 
 
 def test_destroy_is_idempotent(backend) -> None:
-    box = backend.create()
-    box.destroy()
-    box.destroy()
+    """A second destroy raises nothing, leaves nothing, and touches no other sandbox (not its uid lease either)."""
+    box, neighbour = backend.create(trial_id="twice"), backend.create(trial_id="neighbour")
+    try:
+        assert leftovers(box.id), "the check sees nothing of a live sandbox: it could not see a leak either"
+        before = sorted(leftovers(neighbour.id))
+        box.destroy()
+        assert leftovers(box.id) == []
+        box.destroy()  # must not raise
+        assert leftovers(box.id) == []
+        assert sorted(leftovers(neighbour.id)) == before  # the neighbour keeps its folder, uid lease, container
+        assert neighbour.exec("echo alive", timeout_s=10).stdout == "alive\n"
+    finally:
+        neighbour.destroy()
 
 
 _WORKER = """

@@ -13,7 +13,8 @@ from nightshift.experiment.config import Experiment, SandboxSettings, Variant
 from nightshift.experiment.manifest import build_manifest
 from nightshift.sandbox.docker_image import ImagePinError, split_pin
 from nightshift.sandbox.images import latest_build
-from tests.sandbox_support import Tracked, make_backend
+from tests.host_support import unavailable
+from tests.sandbox_support import NO_IMAGE, Tracked, make_backend
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -90,7 +91,7 @@ def test_a_tag_moved_during_the_run_is_refused_and_never_used(docker_backend, ot
 def test_image_build_is_skipped_when_nothing_changed() -> None:
     build = latest_build()
     if build is None:
-        pytest.skip("no sandbox image built; run: .venv/bin/python scripts/build_sandbox_image.py")
+        unavailable("bubblewrap", NO_IMAGE)
     from nightshift.sandbox import base_image as script
     stamp = build.rootfs.stat().st_mtime_ns
     again = script.build(build.rootfs.parent.parent, force=False, with_docker=False)
@@ -102,7 +103,7 @@ def test_image_build_is_skipped_when_nothing_changed() -> None:
 def test_bubblewrap_identity_follows_the_root_filesystem() -> None:
     build = latest_build()
     if build is None:
-        pytest.skip("no sandbox image built; run: .venv/bin/python scripts/build_sandbox_image.py")
+        unavailable("bubblewrap", NO_IMAGE)
     from nightshift.sandbox.bubblewrap import BubblewrapBackend
 
     built, host = BubblewrapBackend(str(build.rootfs)), BubblewrapBackend("host")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -33,24 +34,31 @@ API_FILTERS = ["flow_runs", "task_runs", "logs", "artifacts", "deployments", "bl
                "work_pools", "flows", "concurrency_limits"]
 
 
-def _hits(root: Path, needle: bytes) -> list[str]:
-    found = []
+def _hits(root: Path, needle: bytes) -> tuple[list[str], list[str]]:
+    """The files under ``root`` holding ``needle``, and those that could not be read (each with why)."""
+    found, unread = [], []
     for path in root.rglob("*"):
         try:
             if path.is_file() and not path.is_symlink() and needle in path.read_bytes():
                 found.append(str(path))
-        except OSError:
-            continue
-    return found
+        except FileNotFoundError:
+            continue  # gone between listing and reading (a journal the server removed): nothing left to hold it
+        except OSError as exc:
+            unread.append(f"{path}: {exc}")
+    return found, unread
 
 
 @pytest.fixture(scope="module")
-def canary_night(prefect_server: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
+def canary_night(prefect_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     from prefect.blocks.system import Secret
 
     tmp = tmp_path_factory.mktemp("canary")
     canary = f"sk-canary-{uuid.uuid4().hex}"
     Secret(value=canary).save(SECRET_BLOCK, overwrite=True)
+    # the positive control: a value that does enter Prefect's state, so the scans below must find it
+    control = f"nightshift-canary-control-{uuid.uuid4().hex}"
+    httpx.post(f"{prefect_server}/variables/", json={"name": "nightshift_canary_control", "value": control},
+               timeout=30).raise_for_status()
     exp = tmp / "canary.yaml"
     exp.write_text(f"""
 name: canary
@@ -74,7 +82,8 @@ output_dir: out
     finally:
         os.environ.pop(KEY_ENV, None)
         stop_group(worker, 20)
-    return {"canary": canary, "summary": summary, "tmp": tmp, "url": prefect_server}
+    yield {"canary": canary, "control": control, "summary": summary, "tmp": tmp, "url": prefect_server}
+    httpx.delete(f"{prefect_server}/variables/name/nightshift_canary_control", timeout=30)
 
 
 def test_the_canary_key_was_the_key_in_use(canary_night: dict) -> None:
@@ -85,11 +94,19 @@ def test_the_canary_key_was_the_key_in_use(canary_night: dict) -> None:
 
 
 def test_no_file_of_the_run_or_the_state_folders_holds_the_key(canary_night: dict) -> None:
-    needle = canary_night["canary"].encode()
-    roots = [canary_night["tmp"], _STATE, PROJECT_ROOT / ".nightshift"]
+    roots = [root for root in (canary_night["tmp"], _STATE, PROJECT_ROOT / ".nightshift") if root.is_dir()]
     assert (_STATE / "prefect-server").is_dir()  # the server's SQLite database is among them
-    hits = [hit for root in roots if root.is_dir() for hit in _hits(root, needle)]
-    assert hits == []
+
+    def scan(needle: str) -> list[str]:
+        found = [_hits(root, needle.encode()) for root in roots]
+        unread = [line for _, lines in found for line in lines]
+        assert unread == [], f"files the scan could not read (a key there would go unseen): {unread}"
+        return [hit for hits, _ in found for hit in hits]
+
+    # positive controls: the scan finds a value that is in the server's database, and one in the run folder
+    assert any("prefect-server" in hit for hit in scan(canary_night["control"])), "the scan misses the database"
+    assert any("/.simulator/" in hit for hit in scan(key_hash(canary_night["canary"])))  # the simulator's log
+    assert scan(canary_night["canary"]) == []
 
 
 def test_no_prefect_api_response_holds_the_key(canary_night: dict) -> None:
@@ -97,10 +114,13 @@ def test_no_prefect_api_response_holds_the_key(canary_night: dict) -> None:
     with httpx.Client(base_url=url, timeout=30) as client:
         children = client.post("/flow_runs/filter", json={"limit": 200}).json()
         assert any(run["name"].endswith("shard-1of2") for run in children)
+        seen = ""
         for name in API_FILTERS:
             response = client.post(f"/{name}/filter", json={"limit": 200})
             assert response.status_code == 200, (name, response.text[:200])
             assert canary not in response.text, name
+            seen += response.text
+        assert canary_night["control"] in seen  # the positive control: what is in Prefect's state shows here
         for run in children:
             detail = client.get(f"/flow_runs/{run['id']}")
             assert canary not in detail.text and "endpoint_key" not in detail.text

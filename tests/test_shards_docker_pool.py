@@ -6,10 +6,12 @@ run folder and trial cache, draw from the same Redis quota store, read the key f
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -68,6 +70,34 @@ output_dir: runs
 BOTH = "[{name: strong, model: sim-strong}, {name: weak, model: sim-weak}]"
 
 
+class SandboxWatch:
+    """Every trial sandbox container the engine creates while it runs, from docker's event stream (the engine
+    sees the shards' sibling containers; nothing in the run's files names them)."""
+
+    def __init__(self) -> None:
+        import docker
+
+        self.created: list[dict[str, str]] = []
+        self._events = docker.from_env().events(decode=True, filters={
+            "type": "container", "event": "create", "label": "org.nightshift.sandbox"})
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(Exception):  # the stream ends with an error when stop() closes it
+            for event in self._events:
+                self.created.append(event["Actor"]["Attributes"])
+
+    def stop(self) -> None:
+        time.sleep(1)  # the last creations reach the stream
+        self._events.close()
+        self._thread.join(10)
+
+    def sandboxes(self, run_id: str) -> list[str]:
+        return sorted({a["org.nightshift.sandbox"] for a in self.created if a.get("org.nightshift.run_id") == run_id
+                       and "org.nightshift.sidecar" not in a})
+
+
 @pytest.fixture(scope="module")
 def docker_night(prefect_server: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
     make_backend("docker")  # fails under NIGHTSHIFT_REQUIRE_BACKENDS when docker cannot run here
@@ -91,8 +121,12 @@ model: {{base_url: "{url}", api_key_env: NIGHTSHIFT_DOCKER_SHARD_UNSET, api_key_
         requests_per_minute: {RPM}, quota_store: "{redis.url}"}}""")
             workers = [docker_worker(f"docker-worker-{i}", prefect_server, sandboxes, tmp) for i in (1, 2)]
             wait_for_workers(POOL, {"docker-worker-1", "docker-worker-2"}, workers)
+            watch = SandboxWatch()
             started = time.monotonic()
-            summary = nightly_eval(experiment_file=str(exp))
+            try:
+                summary = nightly_eval(experiment_file=str(exp))
+            finally:
+                watch.stop()
             wall = time.monotonic() - started
     finally:
         for worker in workers:
@@ -103,6 +137,7 @@ model: {{base_url: "{url}", api_key_env: NIGHTSHIFT_DOCKER_SHARD_UNSET, api_key_
     run_dir = Path(summary["run_dir"])
     image = pool.stdout.split()[2]  # "worker image sha256:... (built|reused, ...)"
     yield {"summary": summary, "log": read_log(log), "run_dir": run_dir, "wall": wall, "image": image,
+           "sandbox_ids": watch.sandboxes(run_dir.name),
            "children": [c for c in children if run_dir.name in c.name], "sandboxes": sandboxes, "tmp": tmp}
     subprocess.run(["umount", "-l", str(sandboxes)], capture_output=True)
 
@@ -151,7 +186,10 @@ def test_no_sandbox_is_left_on_the_host(docker_night: dict) -> None:
     assert not left, f"sandbox folders left: {left}"
     assert not [line for line in Path("/proc/self/mounts").read_text().splitlines()
                 if str(docker_night["sandboxes"]) + "/" in line]
-    assert all(not leftovers(name) for name in left)
+    made = docker_night["sandbox_ids"]  # every trial's sandbox, as the engine saw it made
+    assert len(made) >= len(CASES) * 4, made
+    left_behind = {name: found for name in made if (found := leftovers(name))}
+    assert left_behind == {}, left_behind  # containers, cgroups, uid leases, processes, mounts
 
 
 def test_a_shard_container_killed_mid_night_is_run_again_and_counts_nothing_twice(docker_night: dict,

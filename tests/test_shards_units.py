@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import re
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import yaml
 from nightshift.experiment.config import ExperimentError, load_experiment
 from nightshift.flows.shards import shard_key
 from tests.conftest import REPO
+from tests.host_support import need_root
 
 TEMPLATES = REPO / "deployments" / "templates"
 
@@ -104,8 +104,8 @@ def test_the_docker_pool_template_is_what_the_docker_worker_accepts(tmp_path: Pa
     assert config.env["NIGHTSHIFT_SANDBOX_ROOT"] == str(root) and config.env["NIGHTSHIFT_WORKER_IMAGE"] == image
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="bind mounts need root")
 def test_prepare_host_makes_the_sandbox_root_a_shared_mount(tmp_path: Path) -> None:
+    need_root("bind mounts")
     import subprocess
 
     from nightshift.deployments.docker_pool import prepare_host

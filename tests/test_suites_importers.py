@@ -5,14 +5,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from nightshift.graders.logs import parse_pytest
 from nightshift.graders.validate import validate_cases
 from nightshift.sandbox.bubblewrap import BubblewrapBackend
 from nightshift.suites import load_cases
 from nightshift.suites.humaneval import import_humaneval, read_problems
 from nightshift.suites.swebench import apply_script, import_swebench, read_instances
+from tests.host_support import need_tools
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAMPLE = ["HumanEval/2", "HumanEval/38", "HumanEval/53", "HumanEval/107", "HumanEval/139", "HumanEval/162"]
@@ -34,6 +33,7 @@ def test_humaneval_sample_validates_with_hidden_tests(tmp_path: Path) -> None:
         case.workspace_dir / "solution.py").read_text()
     result = validate_cases(cases, BubblewrapBackend(), repeats=2)
     assert result.ok, {c.case_id: c.problems for c in result.checks if not c.ok}
+    assert len(result.checks) == len(cases)
     assert all(c.oracle.hidden[1] > 0 and c.oracle.hidden[0] == c.oracle.hidden[1] for c in result.checks)
     assert all(c.empty.f2p == (0, 1) and c.empty.hidden[0] == 0 for c in result.checks)
     assert not any(c.flaky for c in result.checks)
@@ -70,8 +70,8 @@ def _repo(tmp_path: Path) -> Path:
     return repo
 
 
-@pytest.mark.skipif(shutil.which("git") is None or shutil.which("patch") is None, reason="needs git and patch")
 def test_gold_patch_applies_with_git_apply_and_falls_back_to_patch_fuzz(tmp_path: Path) -> None:
+    need_tools("git", "git", "patch")
     gold = read_instances(FIXTURES / "swebench" / "instances.jsonl")[0]["patch"]
     repo = _repo(tmp_path / "clean")
     run = subprocess.run(["bash", "-c", apply_script(gold, str(repo))], capture_output=True, text=True)

@@ -7,9 +7,7 @@ Screenshots go to test-output/viewer-*.png.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +20,7 @@ import uvicorn
 from nightshift.viewer.run_data import RunData, RunNotFound
 from nightshift.viewer.server import create_app, write_static
 from tests.conftest import BUILTIN, REPO, free_port
+from tests.host_support import chromium
 from tests.sandbox_support import make_backend
 from tests.viewer_support import HELD_OUT, PUBLIC, make_run
 
@@ -103,12 +102,7 @@ def test_server_serves_sibling_runs_and_nothing_outside_them(server, runs) -> No
 
 
 def _browser(pw):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        if os.environ.get("NIGHTSHIFT_REQUIRE_BACKENDS"):
-            pytest.fail("chromium is not installed (apt-get install chromium); .ci/run installs it")
-        pytest.skip("chromium is not installed (apt-get install chromium); .ci/run installs it")
-    return pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+    return pw.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
 
 
 def _rows(page) -> list[str]:
@@ -135,7 +129,7 @@ def test_in_a_browser_filters_one_trial_side_by_side_and_held_out(server, runs, 
         # filters: status, variant, then a search in the agent's commands
         failed = [r for r in run.rows + vs.rows if r["status"] == "failed"]
         page.select_option("select[name=status]", "failed")
-        assert len(_rows(page)) == len(failed) and all(" failed " in r for r in _rows(page))
+        assert failed and len(_rows(page)) == len(failed) and all(" failed " in r for r in _rows(page))
         page.select_option("select[name=status]", "")
         page.select_option("select[name=run]", "a")
         page.select_option("select[name=variant]", "weak")
@@ -237,7 +231,6 @@ def test_viewer_bench_runs_at_smoke_size(runs) -> None:
     """bench/viewer_bench.py at --smoke size, made from this real run (tests/test_bench_smoke.py has the others)."""
     from tests.test_bench_smoke import run_bench
 
-    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
-        _browser(None)  # fails where chromium is required, skips elsewhere, naming the fix
+    chromium()  # fails where chromium is required, skips elsewhere, naming the fix
     out = run_bench("viewer_bench", "--source", str(runs[0].path))
     assert re.search(r"^40 trials: first paint median \d+ ms", out, re.M), out

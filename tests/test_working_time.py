@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,7 +16,7 @@ from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.gateway.retry import BackoffWait
 from nightshift.graders import CaseGrader
-from nightshift.harnesses import ToolAgent
+from nightshift.harnesses import ToolAgent, working_clock
 from nightshift.harnesses.tool_agent import ReferenceSettings
 from nightshift.harnesses.working_clock import WorkingClock
 from nightshift.models import CaseLimits
@@ -57,14 +58,22 @@ def test_waiting_is_not_working(builtin_cases, tmp_path: Path) -> None:
     assert busy.ended_by == "timeout" and busy.steps <= 5  # generation time is the agent's
 
 
-def test_clock_parts_add_up() -> None:
-    waited = [0.0]
+def test_clock_parts_add_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    now, waited = [1000.0], [0.0]  # a clock that moves only when the test says (no window on a loaded machine)
+    monkeypatch.setattr(working_clock, "time", SimpleNamespace(monotonic=lambda: now[0]))
     clock = WorkingClock(10, None, lambda: waited[0])
     assert clock.ceiling_s == 610  # default: at least 600 s more than the limit
-    time.sleep(0.2)
+    now[0] += 0.2
     waited[0] = 0.15
-    assert clock.working_s() == pytest.approx(clock.elapsed_s() - 0.15, abs=0.02)
+    assert (clock.elapsed_s(), clock.waiting_s(), clock.working_s()) == pytest.approx((0.2, 0.15, 0.05))
     assert clock.verdict() is None
+    now[0] += 10  # 10.05 s of work: past the limit
+    assert clock.verdict() == "timeout"
+    waited[0] += 600  # the same clock time, but almost all of it waiting: no timeout, and below the ceiling
+    assert clock.working_s() == pytest.approx(0.0) and clock.verdict() is None
+    now[0] += 600  # 610.2 s on the clock: past the ceiling, whatever the waiting
+    waited[0] += 600
+    assert clock.verdict() == "infra_error"
 
 
 def run_night(specs: list[TrialSpec], config: SimulatorConfig, timeout_s: float) -> dict[str, object]:
