@@ -39,8 +39,8 @@ def check_command(args: argparse.Namespace) -> int:
         identity = resolved.identity if resolved else {}
         kind = identity.get("kind", "?")
         where = identity.get("entrypoint") or identity.get("run") or ""
-        say(f"  variant {variant.name}: model {variant.model}, harness {kind}" + (f" ({where})" if where else ""),
-            markup=False, highlight=False)
+        shown = f" ({where})" if where and where != kind else ""
+        say(f"  variant {variant.name}: model {variant.model}, harness {kind}{shown}", markup=False, highlight=False)
     say(f"  sandbox {exp.sandbox.backend}; endpoint {exp.model.base_url or 'the embedded simulator'}",
         markup=False, highlight=False)
     return 0

@@ -118,3 +118,19 @@ def test_a_case_workspace_has_no_byte_compiled_files(name, tmp_path):
         assert box.exec("ls -A", timeout_s=30).stdout.split() == ["lib.py"]
     finally:
         box.destroy()
+
+
+def test_init_example_harness_writes_a_harness_and_an_experiment_that_check_accepts(tmp_path):
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*NIGHTSHIFT, *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+    made = cli("init", "--example", "harness")
+    assert made.returncode == 0, made.stderr
+    harness = (tmp_path / "agents" / "plan_act.py").read_text()
+    assert harness == (REPO / "examples" / "plan_act.py").read_text().replace("examples.plan_act:", "agents.plan_act:")
+    assert cli("validate-suite", "suites/starter").returncode == 0
+    checked = cli("check", "experiments/plan_act.yaml")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "variant plan_act: model sim-strong, harness python (agents.plan_act:PlanAct)" in checked.stdout
+    again = cli("init", "--example", "harness")  # the team's edits are never overwritten
+    assert again.returncode == 2 and "not overwriting" in again.stdout + again.stderr
