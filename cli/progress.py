@@ -65,13 +65,15 @@ class _TrialLinesHeldBack(logging.Filter):
 
 def _console_handlers() -> list[logging.StreamHandler]:
     """Every handler printing to the terminal: the root's and each configured logger's (Prefect puts its
-    console handler on the ``prefect`` loggers, which do not propagate to the root)."""
+    console handler on the ``prefect`` loggers, which do not propagate to the root). Handlers writing anywhere
+    else (a file, a test's capture buffer) are left alone."""
+    terminal = {id(f) for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__) if f is not None}
     loggers = [logging.getLogger(), *(logger for logger in logging.Logger.manager.loggerDict.values()
                                       if isinstance(logger, logging.Logger))]
     found: dict[int, logging.StreamHandler] = {}
     for logger in loggers:
         for handler in logger.handlers:
-            if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
+            if isinstance(handler, logging.StreamHandler) and id(handler.stream) in terminal:
                 found[id(handler)] = handler
     return list(found.values())
 

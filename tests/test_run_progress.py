@@ -37,11 +37,11 @@ def test_the_bar_counts_every_status_and_holds_back_trial_lines(tmp_path: Path, 
     assert " 16/16 " in bar and "from rows 16" in bar, bar
 
 
-def test_log_lines_print_above_the_bar_not_glued_onto_it() -> None:
+def test_log_lines_print_above_the_bar_not_glued_onto_it(capsys) -> None:
     """A handler keeps the stream it was built with (Prefect's prints through its own rich Console), so its lines
     used to be written straight after the bar's last frame. During the bar they go through the bar's console."""
-    import io
     import logging
+    import sys
     import time
 
     from prefect.logging.handlers import PrefectConsoleHandler
@@ -49,10 +49,10 @@ def test_log_lines_print_above_the_bar_not_glued_onto_it() -> None:
 
     from nightshift.cli.progress import trial_bar
 
-    screen = io.StringIO()
-    console = Console(file=screen, force_terminal=True, width=100)
+    terminal = sys.stderr  # what the bar and the handlers share (pytest's capture stands in for the terminal)
+    console = Console(file=terminal, force_terminal=True, width=100)
     logger = logging.getLogger("prefect.nightshift_test")
-    handler = PrefectConsoleHandler(stream=screen)
+    handler = PrefectConsoleHandler(stream=terminal)
     logger.addHandler(handler)
     logger.propagate = False
     try:
@@ -66,8 +66,8 @@ def test_log_lines_print_above_the_bar_not_glued_onto_it() -> None:
         logger.warning("MARK-two after the bar")
     finally:
         logger.removeHandler(handler)
-    lines = ANSI.sub("", screen.getvalue()).replace("\r", "\n").splitlines()
+    lines = ANSI.sub("", capsys.readouterr().err).replace("\r", "\n").splitlines()
     marked = [line for line in lines if "MARK-" in line]
     assert len(marked) == 2, lines
     assert not any("trials " in line for line in marked), marked  # each on a line of its own
-    assert handler.console.file is screen  # the handler's own console is back after the bar
+    assert handler.console.file is terminal  # the handler's own console is back after the bar
