@@ -35,6 +35,19 @@ def seed_floor(var_a: np.ndarray, n_a: np.ndarray, var_b: np.ndarray, n_b: np.nd
     return float(Z95 * math.sqrt(per_case / n))
 
 
+def why_unmeasured(n_a: np.ndarray, n_b: np.ndarray) -> str:
+    """Why ``seed_floor`` gave None, in the words a person can act on (more seeds, or more cases with them)."""
+    n = int(n_a.size)
+    repeated = int(((n_a >= 2) & (n_b >= 2)).sum())
+    if n == 0:
+        return "no case scored in both arms"
+    if repeated == 0:
+        return "one seed per case: give seeds: [1, 2, ...]"
+    need = max(2, math.ceil(MEASURED_SHARE * n))
+    return (f"{repeated} of {n} cases have ≥ 2 seeds in both arms; it needs {need}" +
+            (": add cases" if n < 2 else ""))
+
+
 def self_floor(var: np.ndarray, n: np.ndarray) -> float | None:
     """Seed noise floor of one arm against an identical copy of itself (same cases, same seed count)."""
     return seed_floor(var, n, var, n)

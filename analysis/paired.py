@@ -127,7 +127,8 @@ def compare(arrays: dict[str, np.ndarray], a: str, b: str, metric: str = "pass_r
     amount = _pts if fraction else _plain
     what = "" if metric in ("pass_rate", "progress") else f"{metric.replace('_', ' ')}: "  # named metrics say so
     unit_word = "pts" if fraction else unit
-    floor_text = f"±{amount(floor).lstrip('+')}" if floor is not None else "not measured (one seed)"
+    floor_text = (f"±{amount(floor).lstrip('+')}" if floor is not None
+                  else f"not measured ({noise.why_unmeasured(n_a, n_b)})")
     line = (f"{what}{b} − {a} = {amount(diff)} {unit_word} [{amount(low)}, {amount(high)}], {_p(test.p)}, "
             f"noise floor {floor_text} → {verdict}")
     return Comparison(a, b, metric, scope, n, float(np.mean((n_a + n_b) / 2)) if n else 0.0, diff, se, low, high,

@@ -84,7 +84,7 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
         n, v = (floats(x) for x in con.execute(
             "SELECT n, v_pass_rate FROM case_stats WHERE arm = ?", [arm]).fetchnumpy().values())
         arm_noise.append({"arm": arm, "cases": int(n.size), "seeds": float(n.mean()) if n.size else 0.0,
-                          "floor": noise.self_floor(v, n)})
+                          "floor": noise.self_floor(v, n), "unmeasured": noise.why_unmeasured(n, n)})
     info["infra"] = infra_lines(con, [c for c in comps if c.metric == "pass_rate" and c.scope == "all"])
     return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
                     clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa)

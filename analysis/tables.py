@@ -177,7 +177,8 @@ def noise_lines(analysis: Analysis) -> list[str]:
     """How the noise floor was measured for each arm and each A/A pair of runs."""
     lines = []
     for n in analysis.arm_noise:
-        floor = "not measured (one seed per case)" if n["floor"] is None else f"±{100 * n['floor']:.1f} pts"
+        floor = (f"not measured ({n.get('unmeasured', 'one seed per case')})" if n["floor"] is None
+                 else f"±{100 * n['floor']:.1f} pts")
         lines.append(f"{n['arm']}: A/A over seeds ({n['cases']} cases × {n['seeds']:.1f} seeds): {floor}")
     for a, b in analysis.aa_pairs:
         lines.append(f"A/A runs (identical pins): {a} and {b}; their difference sets the floor of cross-run "

@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(sub)  # validate-suite
     add_import_command(sub)  # import-suite, over the IMPORTERS registry
     add_plugins_command(sub)  # plugins
+    from nightshift.cli.check import add_check_command
+
+    add_check_command(sub)  # check
     from nightshift.cli.plan import add_plan_command
 
     add_plan_command(sub)  # plan

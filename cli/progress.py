@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterator
 
@@ -62,16 +63,51 @@ class _TrialLinesHeldBack(logging.Filter):
         return not (record.name.startswith("prefect.flow_runs") and str(record.msg).startswith("trials done"))
 
 
+def _console_handlers() -> list[logging.StreamHandler]:
+    """Every handler printing to the terminal: the root's and each configured logger's (Prefect puts its
+    console handler on the ``prefect`` loggers, which do not propagate to the root). Handlers writing anywhere
+    else (a file, a test's capture buffer) are left alone."""
+    terminal = {id(f) for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__) if f is not None}
+    loggers = [logging.getLogger(), *(logger for logger in logging.Logger.manager.loggerDict.values()
+                                      if isinstance(logger, logging.Logger))]
+    found: dict[int, logging.StreamHandler] = {}
+    for logger in loggers:
+        for handler in logger.handlers:
+            if isinstance(handler, logging.StreamHandler) and id(handler.stream) in terminal:
+                found[id(handler)] = handler
+    return list(found.values())
+
+
+@contextlib.contextmanager
+def _printing_above(console: Console, handlers: list[logging.StreamHandler]) -> Iterator[None]:
+    """Lines those handlers print go through the bar's console, so they land above the bar, not glued onto it
+    (a handler keeps the stream it was built with; the bar only redirects sys.stdout and sys.stderr)."""
+    saved = [(h, getattr(h, "console", None), h.stream) for h in handlers]
+    for handler, own, _ in saved:
+        if isinstance(own, Console):  # Prefect's console handler prints through its own rich Console
+            handler.console = console  # type: ignore[attr-defined]
+        else:  # entered inside the bar: sys.stderr is the bar's proxy, which prints above it
+            handler.setStream(sys.stderr)
+    try:
+        yield
+    finally:
+        for handler, own, stream in saved:
+            if isinstance(own, Console):
+                handler.console = own  # type: ignore[attr-defined]
+            else:
+                handler.setStream(stream)
+
+
 @contextlib.contextmanager
 def trial_bar(console: Console) -> Iterator[TrialBar]:
     """Show the bar for the night run inside; the console handlers hold back per-trial lines meanwhile."""
     bar = TrialBar(console)
     held = _TrialLinesHeldBack()
-    handlers = [h for h in logging.getLogger().handlers if isinstance(h, logging.StreamHandler)]
+    handlers = _console_handlers()
     for handler in handlers:
         handler.addFilter(held)
     try:
-        with bar.progress, live_progress.watching(bar):
+        with bar.progress, live_progress.watching(bar), _printing_above(bar.progress.console, handlers):
             yield bar
     finally:
         for handler in handlers:

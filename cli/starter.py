@@ -74,21 +74,69 @@ def _merge_lines(target: Path, template: str) -> None:
         target.write_text(text + ("" if text.endswith("\n") or not text else "\n") + "\n".join(comment + new) + "\n")
 
 
+EXAMPLE_EXPERIMENT = """\
+# Written by `nightshift init --example harness`: your Python harness (agents/plan_act.py, a copy of nightshift's
+# example: edit it) against the reference loop on the starter suite. docs/plugins/harness.md has what it is given.
+name: plan-act
+suites:
+  - ../suites/starter
+variants:
+  - name: reference
+    model: sim-strong
+  - name: plan_act
+    model: sim-strong
+    harness: {kind: python, entrypoint: "agents.plan_act:PlanAct", settings: {plan_steps: 2}}
+seeds: [1, 2]
+concurrency: 2
+sandbox:
+  backend: bubblewrap
+  image: host
+model:
+  base_url: null
+output_dir: ../runs
+"""
+EXAMPLES = {"harness": {Path("agents") / "plan_act.py": "plan_act.py",
+                        Path("experiments") / "plan_act.yaml": None}}  # None: EXAMPLE_EXPERIMENT
+
+
+def write_example(folder: Path, kind: str, force: bool = False) -> list[Path]:
+    """A worked example of one extension point, copied from the wheel into the project for the team to edit."""
+    files = EXAMPLES[kind]
+    existing = [folder / rel for rel in files if (folder / rel).exists()]
+    if existing and not force:
+        raise InitError(f"not overwriting {', '.join(map(str, existing))}; move them away, or pass --force")
+    written = []
+    for rel, source in files.items():
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = (Path(package_path("nightshift.examples", source)).read_text() if source else EXAMPLE_EXPERIMENT)
+        target.write_text(text.replace("examples.plan_act:PlanAct", "agents.plan_act:PlanAct"))
+        written.append(target)
+    return written
+
+
 def add_init_command(sub: argparse._SubParsersAction) -> None:
     init = sub.add_parser("init", help="write a starter project (experiment, one-case suite, prefect.yaml, "
                                        ".gitignore) into FOLDER")
     init.add_argument("folder", nargs="?", default=".", help="the project folder (default: this one)")
     init.add_argument("--force", action="store_true", help="replace starter files that already exist")
+    init.add_argument("--example", choices=sorted(EXAMPLES), help="also write a worked example to edit: harness "
+                      "(agents/plan_act.py, a Python harness, and experiments/plan_act.yaml comparing it with the "
+                      "reference loop)")
     init.set_defaults(fn=init_command)
 
 
 def init_command(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
-    written = write_project(folder, force=args.force)
+    starter = folder / "experiments" / "default.yaml"
+    written = [] if args.example and starter.exists() and not args.force else write_project(folder, args.force)
+    if args.example:  # an initialised project gets the example alone
+        written += write_example(folder, args.example, force=args.force)
     for path in written:
         console.print(f"wrote {path}", markup=False, highlight=False)
     where = "" if folder.resolve() == Path.cwd().resolve() else f"cd {folder} && "
-    console.print(f"\nnext: {where}nightshift validate-suite suites/starter && nightshift run\n"
+    then = " experiments/plan_act.yaml" if args.example else ""
+    console.print(f"\nnext: {where}nightshift validate-suite suites/starter && nightshift run{then}\n"
                   "      (runs/ gets the run folders, .nightshift/ the local Prefect server and caches)",
                   markup=False, highlight=False)
     return 0

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from nightshift.contracts import SandboxLimits
 from nightshift.errors import ConfigurationError
 from nightshift.models import MetricSpec
+from nightshift.validation_messages import error_lines
 
 
 class ExperimentError(ConfigurationError, ValueError):
@@ -249,19 +250,10 @@ def load_experiment(path: Path) -> Experiment:
         exp = Experiment.model_validate(raw)
     except ValidationError as exc:
         lines = [f"{path}: invalid experiment file"]
-        for err in exc.errors():
-            field = ".".join(str(p) for p in err["loc"]) or "(top level)"
-            lines.append(f"  field '{field}': {err['msg']}" + _hint(err))
+        lines += [f"  field '{where}': {msg}" for where, msg in error_lines(exc, Experiment)]
         raise ExperimentError("\n".join(lines)) from None
     # every relative path in the file is read relative to the file itself, wherever it is run from
     exp.output_dir = (path.parent.resolve() / exp.output_dir).resolve()
     return exp
 
 
-def _hint(err: dict) -> str:
-    kind = err.get("type", "")
-    if kind == "extra_forbidden":
-        return " (unknown field: check the spelling against experiments/default.yaml)"
-    if kind == "missing":
-        return " (required: add it)"
-    return ""

@@ -18,6 +18,7 @@ from nightshift.errors import HarnessError
 from nightshift.experiment.config import HarnessSpec
 from nightshift.plugins import HARNESSES
 from nightshift.registry import PluginError
+from nightshift.validation_messages import did_you_mean, error_lines, field_names
 
 
 @dataclass(frozen=True)
@@ -39,19 +40,21 @@ def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | No
         return None
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         raise HarnessError("entrypoint", f"harness {name!r}: its Settings must be a pydantic BaseModel class")
-    known = set(model.model_fields) | {f.alias for f in model.model_fields.values() if f.alias}
+    known = field_names(model)
     unknown = sorted(set(settings) - known)
-    if unknown:  # even if the harness's model ignores extras: a typo must not pass silently
-        raise HarnessError(f"settings.{unknown[0]}", f"harness {name!r} has no setting {unknown[0]!r}; it knows "
-                           f"{sorted(known) or 'none'} (check the spelling against {model.__module__}."
-                           f"{model.__qualname__})")
+    # even if the harness's model ignores extras: a typo must not pass silently
+    problems = [(f"settings.{u}", f"no setting {u!r}" + (did_you_mean(u, known) or f"; it knows {sorted(known)}"))
+                for u in unknown]
     try:
-        return model.model_validate(settings)
+        validated = model.model_validate(settings)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise HarnessError(f"settings.{where}" if where else "settings",
-                           f"harness {name!r}: {err['msg']} (fix the value to match {model.__qualname__})") from None
+        validated = None
+        problems += [(where, msg) for where, msg in error_lines(exc, model, "settings")
+                     if not msg.startswith("not a field")]  # the unknown ones are above, once
+    if problems:
+        raise HarnessError(problems[0][0], f"harness {name!r}: " + "; ".join(f"{w}: {m}" for w, m in problems)
+                           + f" (fix them to match {model.__module__}.{model.__qualname__})")
+    return validated
 
 
 def resolve_harness(spec: HarnessSpec) -> ResolvedHarness:

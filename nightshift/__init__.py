@@ -10,5 +10,5 @@ subpackages (pyproject.toml maps each folder to ``nightshift.<folder>``); docs/A
 __version__ = "0.1.0"
 
 # the subpackages mapped from the top-level folders (pyproject.toml [tool.setuptools.package-dir])
-PARTS = ("analysis", "cli", "deployments", "experiment", "flows", "gateway", "gpu", "graders", "harnesses", "planner",
-         "preflight", "results", "sandbox", "simulator", "suites", "tasks", "viewer")
+PARTS = ("analysis", "cli", "deployments", "examples", "experiment", "flows", "gateway", "gpu", "graders", "harnesses",
+         "planner", "preflight", "results", "sandbox", "simulator", "suites", "tasks", "viewer")

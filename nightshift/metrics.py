@@ -22,6 +22,7 @@ from nightshift.models import RESERVED_METRIC_NAMES as RESERVED
 from nightshift.models import Case, GradeResult, MetricSpec
 from nightshift.plugins import METRICS
 from nightshift.registry import PluginError
+from nightshift.validation_messages import error_lines
 
 
 class MetricError(ConfigurationError, ValueError):
@@ -114,10 +115,9 @@ def resolve_metric(spec: MetricSpec | str | dict) -> ActiveMetric:
         else:
             raise MetricError(f"{entry.use!r} is a function and takes no settings; remove 'settings'", "settings")
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise MetricError(f"metric {entry.use!r}: {first['msg']}" + (" (required: add it)" if first["type"] ==
-                          "missing" else ""), f"settings.{where}" if where else "settings") from None
+        problems = error_lines(exc, target, "settings")
+        raise MetricError(f"metric {entry.use!r}: " + "; ".join(f"{w}: {m}" for w, m in problems),
+                          problems[0][0]) from None
     except TypeError as exc:
         raise MetricError(f"metric {entry.use!r} does not take these settings ({exc})", "settings") from None
     if not callable(call):

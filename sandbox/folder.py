@@ -92,7 +92,9 @@ class SandboxFolder:
             (folder.etc / "passwd").write_text(_with_line(passwd, f"{SANDBOX_USER}:x:{uid}:{uid}::/tmp:/bin/bash"))
             (folder.etc / "group").write_text(_with_line(group, f"{SANDBOX_USER}:x:{uid}:"))
             if spec.workspace_source:
-                shutil.copytree(spec.workspace_source, folder.workspace, symlinks=True, dirs_exist_ok=True)
+                # pip byte-compiles the .py files of an installed suite: an agent's first ls must not show them
+                shutil.copytree(spec.workspace_source, folder.workspace, symlinks=True, dirs_exist_ok=True,
+                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
             _chown_tree(folder.workspace, uid)
         except BaseException:
             folder.destroy()

@@ -58,6 +58,9 @@ def resolve_suite(name: str, base: Path | None = None) -> Path:
     if name == "humaneval":
         return humaneval_suite()
     path = (base or Path.cwd()) / name
+    if not path.exists():
+        raise SuiteError(f"{path}: no such folder; use 'builtin', 'humaneval', a suite folder relative to "
+                         f"{base or Path.cwd()}, or write one with `nightshift import-suite`")
     if not (path / "suite.toml").is_file():
         raise SuiteError(f"{path}: not a suite folder (no suite.toml); use 'builtin', 'humaneval', or a folder "
                          f"written by `nightshift import-suite`")

@@ -115,8 +115,16 @@ def run_validation_pins(suites: list[tuple[str, Path]], cases: list[Case], grade
     for written, folder in suites:
         name = tomllib.loads((folder / "suite.toml").read_text()).get("name", folder.name)
         chosen = [c for c in cases if c.suite == name]
-        lines = require_validated(folder, chosen, grader_version, allow=allow, suite_arg=written,
+        # the fix is typed where the user is, not where the experiment file is: its paths are relative to the file
+        arg = written if written in ("builtin", "humaneval") else _from_here(folder)
+        lines = require_validated(folder, chosen, grader_version, allow=allow, suite_arg=arg,
                                   override=f"set allow_unvalidated: true in {experiment_file}")
         pins[name] = "validated" if not lines else (
             f"unvalidated, allowed by allow_unvalidated ({len(lines)} problems; first: {lines[0][:200]})")
     return pins
+
+
+def _from_here(folder: Path) -> str:
+    """``folder`` as the current directory would name it: relative below it, else absolute."""
+    relative = os.path.relpath(folder.resolve())
+    return str(folder.resolve()) if relative.startswith("..") else relative

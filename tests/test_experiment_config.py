@@ -26,7 +26,7 @@ def test_default_experiment_loads() -> None:
 
 
 @pytest.mark.parametrize(("body", "field", "fix"), [
-    ("name: x\nvariants: [{name: a, model: m}]\nconcurency: 3\n", "concurency", "check the spelling"),
+    ("name: x\nvariants: [{name: a, model: m}]\nconcurency: 3\n", "concurency", "did you mean 'concurrency'?"),
     ("name: x\n", "variants", "required"),
     ("name: x\nvariants: [{name: a, model: m, harness: {tools: [bash]}}]\n", "variants.0.harness.settings.tools",
      "add 'submit'"),
@@ -47,7 +47,7 @@ def test_invalid_files_name_field_and_fix(tmp_path: Path, body: str, field: str,
 
 def test_missing_suite_folder_is_named(tmp_path: Path) -> None:
     path = write(tmp_path, "name: x\nsuites: [nowhere]\nvariants: [{name: a, model: m}]\n")
-    with pytest.raises(ExperimentError, match=r"field .suites.*nowhere.*not a suite folder"):
+    with pytest.raises(ExperimentError, match=r"field .suites.*nowhere.*no such folder"):
         check_experiment(path)
 
 

@@ -144,7 +144,8 @@ def test_the_wheel_carries_the_suite_and_the_templates(night: dict) -> None:
     assert "nightshift/suites/builtin/validation.json" in names
     assert {"nightshift/deployments/templates/docker.json", "nightshift/deployments/templates/kubernetes.json",
             "nightshift/templates/project/prefect.yaml", "nightshift/templates/project/experiments/default.yaml",
-            "nightshift/templates/project/suites/starter/fix-median/case.toml"} <= set(names)
+            "nightshift/templates/project/suites/starter/fix-median/case.toml",
+            "nightshift/examples/plan_act.py"} <= set(names)  # what `nightshift init --example harness` copies
     assert {n.split("/")[0] for n in names} <= {"nightshift", f"{night['wheel'].name.split('-py3')[0]}.dist-info"}
     modules = {f"nightshift/{p.relative_to(REPO).as_posix()}" for part in nightshift.PARTS
                for p in (REPO / part).rglob("*.py") if "__pycache__" not in p.parts}

@@ -1,0 +1,46 @@
+"""``nightshift check EXPERIMENT``: everything ``run`` checks before its first trial, and nothing more — the
+file's schema, the suites and case ids it names, that they are validated, every variant's harness and metric
+settings, the sandbox backend's name and the model endpoint — then what the night would be. Starts no sandbox,
+no Prefect server, no model call beyond the endpoint's ``GET /models``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from nightshift.cli.output import console
+
+
+def add_check_command(sub: argparse._SubParsersAction) -> None:
+    check = sub.add_parser("check", help="validate an experiment file without running it (every problem at once)")
+    check.add_argument("experiment", nargs="?", default="experiments/default.yaml")
+    check.set_defaults(fn=check_command)
+
+
+def check_command(args: argparse.Namespace) -> int:
+    from nightshift.flows.endpoint_check import check_endpoint
+    from nightshift.flows.nightly_eval import check_suites_validated
+    from nightshift.flows.trial_context import load_run_cases
+    from nightshift.preflight import check_experiment
+
+    checked = check_experiment(Path(args.experiment))
+    exp = checked.exp
+    cases = load_run_cases(checked)
+    check_suites_validated(checked, cases)
+    check_endpoint(exp, checked.file)
+    trials = len(cases) * len(exp.variants) * len(exp.seeds)
+    say = console.print
+    say(f"{checked.file}: ok — {len(cases)} cases × {len(exp.variants)} variants × {len(exp.seeds)} seeds = "
+        f"{trials} trials", markup=False, highlight=False)
+    for name, folder in zip(exp.suites, checked.suite_dirs, strict=True):
+        say(f"  suite {name}: {folder}", markup=False, highlight=False)
+    for variant in exp.variants:
+        resolved = checked.harnesses.get(variant.name)
+        identity = resolved.identity if resolved else {}
+        kind = identity.get("kind", "?")
+        where = identity.get("entrypoint") or identity.get("run") or ""
+        shown = f" ({where})" if where and where != kind else ""
+        say(f"  variant {variant.name}: model {variant.model}, harness {kind}{shown}", markup=False, highlight=False)
+    say(f"  sandbox {exp.sandbox.backend}; endpoint {exp.model.base_url or 'the embedded simulator'}",
+        markup=False, highlight=False)
+    return 0
