@@ -64,7 +64,7 @@ def reused_lines(con) -> list[str]:
     found = con.execute("SELECT run_id, reused_from, count(*) FROM trials WHERE reused_from <> '' "
                         "GROUP BY ALL ORDER BY 1, 2").fetchall()
     return [f"{run}: {n} trial{'s' if n != 1 else ''} reused from run {source} (answered from the trial cache, no "
-            f"model call; their trajectories, grades and diffs are linked into this run's folder)"
+            f"model call; trajectories, grades and diffs from that run)"
             for run, source, n in found]
 
 
