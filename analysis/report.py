@@ -74,6 +74,10 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
             ("table", ("arm", "trials", *STATUSES, "infra share"), status_rows)]
     if analysis.info.get("infra"):
         out += [("h2", "Infra errors and the verdicts"), ("pre", analysis.info["infra"])]
+    if analysis.info.get("reused"):
+        out += [("h2", "Reused trials"), ("p", "Rows answered from the trial cache: the same trial (case, variant, "
+                 "seed and pins) finished in an earlier run, so it was not run again. They count like any other row."),
+                ("pre", analysis.info["reused"])]
     out += [("h2", "Comparisons"), ("table", diff_headers(headline), diff_rows(headline))]
     if detail and comps:
         out.append(("img", "forest", "Paired differences (pass rate)",

@@ -59,6 +59,15 @@ def choose_pairs(arms: list[str], run_of: dict[str, str], variant_of: dict[str, 
     return pairs
 
 
+def reused_lines(con) -> list[str]:
+    """One line per (run, source run): trials answered from the trial cache, run by that earlier run."""
+    found = con.execute("SELECT run_id, reused_from, count(*) FROM trials WHERE reused_from <> '' "
+                        "GROUP BY ALL ORDER BY 1, 2").fetchall()
+    return [f"{run}: {n} trial{'s' if n != 1 else ''} reused from run {source} (answered from the trial cache, no "
+            f"model call; trajectories, grades and diffs from that run)"
+            for run, source, n in found]
+
+
 def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | Path | None = None,
             detect: float = DETECT, breakdowns: bool = True) -> Analysis:
     """Analyse run folders or Parquet files; ``vs`` is a run whose variants are the baselines."""
@@ -85,6 +94,7 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
             "SELECT n, v_pass_rate FROM case_stats WHERE arm = ?", [arm]).fetchnumpy().values())
         arm_noise.append({"arm": arm, "cases": int(n.size), "seeds": float(n.mean()) if n.size else 0.0,
                           "floor": noise.self_floor(v, n), "unmeasured": noise.why_unmeasured(n, n)})
+    info["reused"] = reused_lines(con)
     info["infra"] = infra_lines(con, [c for c in comps if c.metric == "pass_rate" and c.scope == "all"])
     return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
                     clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa)

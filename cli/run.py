@@ -83,6 +83,8 @@ def run_command(args: argparse.Namespace) -> int:
     console.print(f"\nrun folder: {summary['run_dir']}\nresults:    {summary['parquet']} "
                   f"({summary['trials']} trials)\nmodel calls by trials this invocation: "
                   f"{summary['model_calls_this_invocation']}\nwall time: {time.monotonic() - started:.1f}s\n")
+    for line in summary.get("reused", []):
+        console.print(line, markup=False, highlight=False)
     print_comparison(summary["scores"], summary["differences"], console, summary.get("metrics"))
     console.print(f"\nreport: {summary['report_html']}\nviewer: {summary['view_command']}   (then open "
                   f"{summary['viewer_url']})", markup=False, highlight=False, soft_wrap=True)

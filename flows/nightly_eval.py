@@ -142,7 +142,7 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publishe
     differences = as_dicts([c for c in result.comparisons if c.scope == "all"])
     summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": result.scores,
                "differences": differences, "verdicts": [c.line for c in result.headline()],
-               "infra": result.info.get("infra", []),
+               "infra": result.info.get("infra", []), "reused": result.info.get("reused", []),
                "metrics": result.info["metrics"],
                "metric_verdicts": {m["name"]: [c.line for c in result.headline(m["name"])]
                                    for m in result.info["metrics"]},

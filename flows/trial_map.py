@@ -1,7 +1,8 @@
 """Mapping run_trial over a list of trials on a bounded thread pool, with progress and the planner's ETA.
 
 Both flows run their trials through ``run_all``: the parent for an unsharded night, each shard for its
-slice. Finished trials are cached by trial id, so a re-run skips them and copies their rows in; trials
+slice. Finished trials are cached by trial id, so a re-run skips them and copies their rows in (a row from
+another run says which, `reused_from`, and brings its trajectory, grade and diff along); trials
 with a valid row in the run folder are answered from it before any Prefect task is made.
 """
 
@@ -22,6 +23,7 @@ from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.publishing import Publisher
 from nightshift.models import TrialResult
 from nightshift.planner import Capacity, NightClock, TrialLoad
+from nightshift.tasks.artifacts import adopt_artefacts
 from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full, remove_empty_files
 from nightshift.tasks.results import result_path, write_result
 from nightshift.tasks.row_check import needs_row
@@ -74,7 +76,7 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
                 disk_full = row
             if isinstance(row, dict) and needs_row(ctx.run_dir, row["trial_id"]):
                 # a cache hit from an earlier run (same trial id), or a row that was corrupt: write it here
-                write_result(ctx.run_dir, TrialResult.model_validate({**row, "run_id": ctx.run_dir.name}))
+                write_result(ctx.run_dir, reused_row(ctx.run_dir, row))
             clock.finished(position[future.task_run_id], recorded_s=row.get("duration_s") if isinstance(row, dict)
                            else None)
             watched = alarm is not None or live_progress.watched()
@@ -93,6 +95,17 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
         remove_empty_files(cache_dir)  # what Prefect began writing into the full disk
         raise DiskFull(disk_full_message(ctx.run_dir, total, str(disk_full)[:300])) from disk_full
     return clock
+
+
+def reused_row(run_dir: Path, cached: dict) -> TrialResult:
+    """The row of a trial answered from the trial cache, for this run: it names the run that ran the trial
+    (``reused_from``), and that run's trajectory, grade and diff are linked into this one (tasks/artifacts.py).
+    A cached row of this very run (a corrupt row answered again) is not a reuse."""
+    source = cached.get("reused_from") or cached["run_id"]
+    if source == run_dir.name:
+        return TrialResult.model_validate(cached)
+    adopt_artefacts(run_dir, cached["trial_id"], source)
+    return TrialResult.model_validate({**cached, "run_id": run_dir.name, "reused_from": source})
 
 
 def outcome_of(run_dir: Path, trial_id: str) -> tuple[str, str]:

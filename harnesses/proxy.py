@@ -39,6 +39,20 @@ def _error(status: int, message: str, kind: str, code: str | None = None) -> JSO
     return JSONResponse({"error": {"message": message, "type": kind, "param": None, "code": code}}, status)
 
 
+def _message_of(completion: dict) -> dict:
+    """The assistant message of a completion, as the trajectory's ``model`` event holds it (the viewer draws it)."""
+    choices = completion.get("choices") or [{}]
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    return message if isinstance(message, dict) else {"role": "assistant", "content": None}
+
+
+def _usage_of(completion: dict) -> dict | None:
+    usage = completion.get("usage")
+    if not isinstance(usage, dict):
+        return None
+    return {"input_tokens": usage.get("prompt_tokens", 0), "output_tokens": usage.get("completion_tokens", 0)}
+
+
 def _peer_checked(proxy: ModelProxy) -> type[H11Protocol]:
     """uvicorn's HTTP protocol, closing any connection whose peer (SO_PEERCRED) is not the sandbox's uid."""
 
@@ -147,7 +161,8 @@ class ModelProxy:
             return _error(502, "nightshift: the model endpoint failed; the trial ends as infra_error", "server_error")
         finally:
             self.guard.end_call(ticket)
-        self._write("model", step=step, request=body, response=completion,
+        self._write("model", step=step, message=_message_of(completion), usage=_usage_of(completion),
+                    served_by=completion.get("model"), request=body, response=completion,
                     seconds=round(time.monotonic() - started, 4))
         try:
             self.guard.after_call()

@@ -21,7 +21,6 @@ How its run ends is decided here, not by the harness:
 from __future__ import annotations
 
 import ctypes
-import json
 import threading
 import time
 import traceback
@@ -38,17 +37,11 @@ from nightshift.harnesses.limits import (
 )
 from nightshift.harnesses.resolve import ResolvedHarness
 from nightshift.models import AgentOutcome, Case
+from nightshift.trajectory import append_event
 
 HARNESS_LIMITS = ("step_limit", "timeout", "token_limit", "cost_limit")  # statuses a harness may end itself with
 STOP_GRACE_S = 5.0  # how long a stopped harness thread gets to unwind before it is abandoned
 POLL_S = 0.5  # how often the working clock is read while the harness runs
-
-
-def append_event(path: Path, event: str, **fields) -> None:
-    """One more line in a trial's trajectory, after the harness's own (which may have closed it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as handle:
-        handle.write(json.dumps({"t": None, "event": event, **fields}, default=str) + "\n")
 
 
 def _raise_in(thread: threading.Thread, exc_type: type[BaseException]) -> None:

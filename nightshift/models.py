@@ -375,6 +375,9 @@ class TrialResult(BaseModel):
     timing_s: float = Field(0.0, description="Seconds the timing step held its slot (the planner's GPU work).")
     timing_wait_s: float = Field(0.0, description="Seconds the timing step waited for a free slot.")
     timing_noise: float | None = Field(None, description="Relative spread of the repeated speedups (stdev / mean).")
+    reused_from: str = Field("", description="The run whose trial this row reuses: answered from the trial cache "
+                             "(same trial id, no model call), its trajectory, grade and diff linked from that run's "
+                             "folder. Empty: the trial ran in this run.")
     scores: dict[str, float | None] = Field({}, description="Named metrics; the Parquet file carries each as a "
                                             "'score.<name>' column (null where a trial has no value).")
     score_messages: dict[str, str] = Field({}, description="What each metric said; kept in the per-trial "

@@ -6,7 +6,11 @@ Every extension point, what it is given, what it returns and what it may raise (
   built per trial as ``Harness(model, settings)``; ``run(case, sandbox, model, seed, trajectory_path)`` returns
   an ``AgentOutcome``. ``sandbox`` is a ``Sandbox`` (``exec``, ``read_file``, ``write_file``), ``model`` a
   ``ModelClient`` (``chat(model=, messages=, tools=, temperature=, seed=, max_tokens=)``: every argument
-  required), ``trajectory_path`` the file to write its steps to with ``TrajectoryLog``. It may raise
+  required), ``trajectory_path`` the file to write its steps to with ``TrajectoryLog``: each line one of the
+  ``TrajectoryEvent`` models (``start`` with ``messages``, ``model`` with a ``message``, ``tool`` with a ``call``
+  whose ``id`` pairs it with the message's tool call, ``submit``, ``note``), checked as it is written (a line
+  that does not fit is followed by an ``invalid_event`` line naming the field; ``event_problems`` checks one
+  without writing it). It may raise
   ``LimitReached``; the model client raises ``RequestRejected`` (the request itself was refused: agent_error)
   and ``GatewayError`` (the endpoint failed: infra_error). ``TOOL_SCHEMAS`` and ``render_observation`` are the
   reference loop's bash/submit tools. Named in an experiment as ``harness: {kind: python, entrypoint:
@@ -68,12 +72,35 @@ from nightshift.models import (
     TrialStatus,
 )
 from nightshift.tools import TOOL_SCHEMAS, render_observation
-from nightshift.trajectory import TrajectoryLog
+from nightshift.trajectory import (
+    AssistantMessage,
+    ChatMessage,
+    CommandEndEvent,
+    ErrorEvent,
+    InvalidEvent,
+    LimitEvent,
+    ModelEvent,
+    NoteEvent,
+    StartEvent,
+    SubmitEvent,
+    TokenUsage,
+    ToolCall,
+    ToolEvent,
+    ToolFunction,
+    TrajectoryEvent,
+    TrajectoryLog,
+    TrialEvent,
+    event_problems,
+)
 
 __all__ = [
     # harness
     "Harness", "ModelClient", "Sandbox", "AgentOutcome", "Case", "CaseLimits", "ExecResult", "TrajectoryLog",
     "TOOL_SCHEMAS", "render_observation", "LimitReached", "RequestRejected", "GatewayError",
+    # trajectory events (what the viewer draws; docs/plugins/harness.md "Trajectory events")
+    "TrajectoryEvent", "TrialEvent", "StartEvent", "ModelEvent", "ToolEvent", "SubmitEvent", "NoteEvent", "ErrorEvent",
+    "LimitEvent", "CommandEndEvent", "InvalidEvent", "AssistantMessage", "ChatMessage", "ToolCall", "ToolFunction",
+    "TokenUsage", "event_problems",
     # metric
     "Metric", "MetricResult", "TrialFacts", "GradeResult", "TestOutcome", "Checkpoint", "HiddenTests",
     # suite importer

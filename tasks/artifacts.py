@@ -1,17 +1,30 @@
-"""A trial's artefacts beside its result row: each graded check with its output tail, and the workspace diff.
+"""A trial's artefacts beside its result row: its trajectory, each graded check with its output tail, and the
+workspace diff.
 
-``grades/<trial>.json`` and ``diffs/<trial>.diff`` in the run folder, written atomically like the rows,
-read by the viewer on demand. Held-out cases get neither: their tests and outputs must stay unseen.
+``trajectories/<trial>.jsonl``, ``grades/<trial>.json`` and ``diffs/<trial>.diff`` in the run folder (the grade
+and diff written atomically like the rows), read by the viewer on demand. Held-out cases get no grade and no
+diff: their tests and outputs must stay unseen.
+
+A trial answered from the trial cache in a later run (same trial id, no model call) brings its artefacts with
+it: ``adopt_artefacts`` hard-links them from the run that ran it (a copy where a link cannot be made), so every
+run folder holds the evidence of every row it has, whatever happens to the older folder later.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import shutil
 from pathlib import Path
 
 from nightshift.atomic_files import atomic_write_bytes
 from nightshift.graders.workspace_diff import workspace_diff
 from nightshift.models import GradeResult
+
+
+def trajectory_path(run_dir: Path, trial_id: str) -> Path:
+    return run_dir / "trajectories" / f"{trial_id}.jsonl"
 
 
 def grade_path(run_dir: Path, trial_id: str) -> Path:
@@ -49,3 +62,39 @@ def keep_workspace_diff(run_dir: Path, trial_id: str, case, sandbox) -> None:
     except Exception as exc:  # noqa: BLE001 - the diff is for reading; the grade must not depend on it
         text, dropped = f"# no diff: {type(exc).__name__}: {exc}\n", 0
     write_diff(run_dir, trial_id, text, dropped)
+
+
+ARTEFACTS = (trajectory_path, grade_path, diff_path)
+
+
+def adopt_artefacts(run_dir: Path, trial_id: str, source_run: str) -> Path | None:
+    """Give ``run_dir`` the artefacts of a trial it reuses from the run ``source_run``; returns the folder they came
+    from, or None when none was found.
+
+    The source is looked for beside ``run_dir`` (runs of one output folder are siblings): the run that ran the
+    trial first, else any sibling holding the trial's trajectory (a trial id names one trial's content, so
+    every copy is the same evidence). A run on another machine (a shared trial cache on a storage block) is
+    not reachable: the row still says where it came from (``reused_from``)."""
+    parent = run_dir.parent
+    candidates = [parent / source_run] if source_run and source_run != run_dir.name else []
+    with contextlib.suppress(OSError):
+        candidates += sorted(p for p in parent.iterdir() if p.is_dir() and p not in candidates and p != run_dir)
+    for source in candidates:
+        if trajectory_path(source, trial_id).is_file() or grade_path(source, trial_id).is_file():
+            for path_of in ARTEFACTS:
+                _link_or_copy(path_of(source, trial_id), path_of(run_dir, trial_id))
+            return source
+    return None
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """A hard link (no bytes twice, and the copy outlives the source folder); a copy across file systems.
+    Safe to share: a finished trial's files are never written again in place (grades and diffs are replaced
+    atomically, and a trajectory is unlinked before it is rewritten: nightshift/trajectory.py)."""
+    if not source.is_file() or target.exists():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)

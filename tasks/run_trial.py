@@ -29,7 +29,7 @@ from nightshift.harnesses.resolve import ResolvedHarness, resolve_harness
 from nightshift.harnesses.runner import run_harness
 from nightshift.metrics import TrialFacts
 from nightshift.models import AgentOutcome, Case, GradeResult, TrialResult, TrialStatus
-from nightshift.tasks.artifacts import keep_workspace_diff, write_grade
+from nightshift.tasks.artifacts import keep_workspace_diff, trajectory_path, write_grade
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
 from nightshift.tasks.trial_state import name_task_run, outcome_line
@@ -97,7 +97,7 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         sandbox = backend.create(box)
         with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
             outcome = run_harness(spec, ctx.harness_for(spec.variant), sandbox, session,
-                                  ctx.run_dir / "trajectories" / f"{spec.trial_id}.jsonl")
+                                  trajectory_path(ctx.run_dir, spec.trial_id))
         agent_s = time.monotonic() - t0
         infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
         if outcome.ended_by != "infra_error":

@@ -115,3 +115,26 @@ class StopsAtItsOwnLimit:
         from nightshift.plugin import LimitReached
 
         raise LimitReached("step_limit", "my plan ran out of steps")
+
+
+class WritesItsOwnEvents:
+    """No reference loop: writes its steps with TrajectoryLog in its own order — a model turn, a tool call no
+    model event announced, a note, an event of its own name, one malformed line (a tool call without an id)."""
+
+    def __init__(self, model: str, settings: None):
+        self.model = model
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        from nightshift.plugin import TrajectoryLog  # what a plugin imports
+
+        listing = sandbox.exec("ls", timeout_s=30)
+        with TrajectoryLog(trajectory_path) as log:
+            log.write("model", step=1, message={"role": "assistant", "content": "First I look at the files."})
+            ls = {"id": "own-1", "function": {"name": "shell", "arguments": '{"command": "ls"}'}}
+            log.write("tool", step=1, call=ls, output=listing.stdout, seconds=listing.duration_s)
+            log.write("note", step=2, text="the listing shows the workspace; nothing to change")
+            log.write("plan", step=2, text="submit as is")
+            log.write("tool", step=2, call={"function": {"name": "shell", "arguments": '{"command": "true"}'}},
+                      output="")
+            log.write("submit", step=2)
+        return AgentOutcome(ended_by="submitted", steps=2)

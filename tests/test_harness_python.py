@@ -50,7 +50,9 @@ def test_the_example_harness_solves_a_case(sim_url, backend, tmp_path, builtin_c
     row, events = run(sim_url, backend, tmp_path, case, {"kind": "python", "entrypoint": "examples.plan_act:PlanAct"})
     assert row.status == TrialStatus.resolved, row.reason
     assert row.model_calls >= 3 and row.input_tokens > 0
-    assert [e["event"] for e in events][:2] == ["start", "plan"] and events[-1]["event"] == "submit"
+    assert [e["event"] for e in events][:3] == ["trial", "start", "plan"] and events[-1]["event"] == "submit"
+    assert events[0]["instruction"] == case.instruction and events[0]["harness"] == "python"
+    assert "invalid_event" not in {e["event"] for e in events}  # the example's lines fit the schema
 
 
 def test_a_raising_harness_is_agent_error_with_its_traceback(sim_url, backend, tmp_path, builtin_cases) -> None:

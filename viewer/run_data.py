@@ -18,12 +18,12 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from nightshift.errors import StorageError
-from nightshift.tasks.artifacts import read_diff, read_grade
-from nightshift.viewer.steps import read_steps
+from nightshift.tasks.artifacts import read_diff, read_grade, trajectory_path
+from nightshift.viewer.steps import read_steps, read_trajectory
 
 # the columns the trial list carries for every row (kept small: 5,000 rows must paint in well under 2 s)
 LIST_COLUMNS = ("trial_id", "case_id", "variant", "domain", "split", "seed", "status", "infra_kind", "score",
-                "progress", "steps", "input_tokens", "output_tokens", "cost_usd", "duration_s", "reason")
+                "progress", "steps", "input_tokens", "output_tokens", "cost_usd", "duration_s", "reason", "reused_from")
 HELD_OUT_KEPT = {"trial_id", "case_id", "variant", "domain", "split", "seed", "status", "score", "progress"}
 SHOWN = 10  # slowest / most expensive trials in the overview
 
@@ -140,18 +140,20 @@ class RunData:
             "costly_by": costly, "verdicts": self.summary.get("verdicts", []),
             "models": {k: v.get("version") for k, v in self.manifest.get("models", {}).items()},
             "heldout": sum(r.get("split") == "heldout" for r in rows),
+            "reused": _counts(r.get("reused_from") for r in rows),
         }
 
     def trial(self, trial_id: str) -> dict | None:
-        """One trial's full record: row, steps, grade, workspace diff. Held-out: the redacted row only."""
+        """One trial's full record: row, instruction, steps, ending, problems (viewer/steps.py), grade, workspace
+        diff. Held-out: the redacted row only."""
         row = self.row(trial_id)
         if row is None:
             return None
         row = {k: _plain(v) for k, v in row.items()}
         if row.get("split") == "heldout":
             return {"row": redact(row), "heldout": True}
-        return {"row": row, "heldout": False,
-                "steps": read_steps(self.path / "trajectories" / f"{trial_id}.jsonl"),
+        trajectory = read_trajectory(trajectory_path(self.path, trial_id))
+        return {"row": row, "heldout": False, **trajectory,
                 "grade": read_grade(self.path, trial_id), "diff": read_diff(self.path, trial_id)}
 
     def search_text(self) -> dict[str, str]:
@@ -160,9 +162,18 @@ class RunData:
         for row in self.rows:
             if row.get("split") == "heldout":
                 continue
-            steps = read_steps(self.path / "trajectories" / f"{row['trial_id']}.jsonl", outputs=False)
+            steps = read_steps(trajectory_path(self.path, row["trial_id"]), outputs=False)
             found[row["trial_id"]] = "\n".join(c["command"] for s in steps for c in s["calls"] if c["command"])
         return found
+
+
+def _counts(values) -> dict[str, int]:
+    """How many times each non-empty value occurs, in order of first occurrence."""
+    found: dict[str, int] = {}
+    for value in values:
+        if value:
+            found[value] = found.get(value, 0) + 1
+    return found
 
 
 def _plain(value):

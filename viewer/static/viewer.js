@@ -182,7 +182,25 @@ const NS = (() => {
         h("div", {class: "cmd"}, h("span", {class: "tool"}, c.name), " ", longText(c.command || c.arguments),
           c.seconds !== null && c.seconds !== undefined ? h("span", {class: "meta"}, ` ${c.seconds.toFixed(2)} s`) : null),
         c.output !== null ? fold(c.output) : null)),
-      step.end ? h("div", {class: "end"}, step.end) : null);
+      (step.notes || []).map(n => h("div", {class: "note"}, n)),
+      step.end ? h("div", {class: "end"}, step.end) : null,
+      step.traceback ? h("pre", {class: "traceback"}, step.traceback) : null);
+  }
+
+  function endingBlock(items) {  // how the agent phase ended, after the last step: errors, limits, exits, notes
+    return items.map(e => h("div", {class: `ending ev-${e.event}`},
+      h("div", {class: "end"}, e.text), e.long ? h("pre", {class: "traceback"}, e.long) : null));
+  }
+
+  function problemsBlock(items) {  // lines that do not fit the trajectory event schema (docs/plugins/harness.md)
+    if (!items || !items.length) return null;
+    return h("div", {class: "problems"}, h("b", {}, `${items.length} trajectory line${items.length > 1 ? "s do" : " does"} not fit the event schema (invalid_event):`),
+      h("ul", {}, items.map(p => h("li", {}, `${p.of}${p.step ? ` (step ${p.step})` : ""}: field ${p.field || "(line)"} — ${p.error}`))));
+  }
+
+  function noSteps(row) {
+    if (row.reused_from) return `no trajectory found: this trial was reused from run ${row.reused_from}, whose folder is not beside this one`;
+    return "the harness wrote no steps";
   }
 
   function rowFacts(row) {
@@ -190,13 +208,20 @@ const NS = (() => {
       ["tokens", row.input_tokens === null ? null : `${row.input_tokens} in / ${row.output_tokens} out`],
       ["cost", row.cost_usd ? `$${row.cost_usd.toFixed(4)}` : null], ["duration", row.duration_s !== null && row.duration_s !== undefined ? `${row.duration_s.toFixed(1)} s` : null],
       ["tests", row.f2p_total !== undefined && row.f2p_total !== null ? `fail→pass ${row.f2p_passed}/${row.f2p_total}, pass→pass ${row.p2p_passed}/${row.p2p_total}, hidden ${row.hidden_passed}/${row.hidden_total}, checkpoints ${row.checkpoints_passed}/${row.checkpoints_total}` : null],
+      ["reused from", row.reused_from ? `run ${row.reused_from} (answered from the trial cache: no model call in this run)` : null],
       ["model", row.model_version], ["trial id", row.trial_id]];
     return h("dl", {class: "facts"}, facts.filter(([, v]) => v !== null && v !== undefined)
       .map(([k, v]) => [h("dt", {}, k), h("dd", {class: k === "status" ? `st-${v}` : null}, String(v))]));
   }
 
-  function gradeTable(grade) {
-    if (!grade) return h("p", {class: "none"}, "no grade recorded (the agent phase ended in an infrastructure error, or the run predates graded artefacts)");
+  function noGrade(row) {  // why a trial has no grade: say what is known, never guess infrastructure
+    if (row.status === "infra_error") return "no grade: the trial ended in an infrastructure error before it was graded";
+    if (row.reused_from) return `no grade found: this trial was reused from run ${row.reused_from}, whose folder is not beside this one (a trial cache shared with another machine)`;
+    return "no grade recorded (the run predates graded artefacts)";
+  }
+
+  function gradeTable(grade, row) {
+    if (!grade) return h("p", {class: "none"}, noGrade(row));
     return h("table", {class: "grade"}, h("tr", {}, h("th", {}, "kind"), h("th", {}, "check"), h("th", {}, "result"), h("th", {}, "s"), h("th", {}, "output tail")),
       grade.tests.map(t => h("tr", {class: t.passed ? "pass" : "fail"}, h("td", {}, t.kind), h("td", {}, t.name),
         h("td", {}, (t.passed ? "pass" : "FAIL") + (t.excluded ? " (excluded: flaky)" : "")),
@@ -234,10 +259,15 @@ const NS = (() => {
       } else {
         if (row.reason) parts.push(h("div", {class: "reason"}, h("b", {}, "status reason: "), row.reason));
         const prompt = record.steps.length ? record.steps[0].prompt || [] : [];
-        const task = prompt.filter(m => m.role === "user").map(m => m.content).join("\n\n");
-        if (task) parts.push(h("details", {class: "task"}, h("summary", {}, "instruction given to the agent"), h("pre", {}, task)));
+        const task = record.instruction || prompt.filter(m => m.role === "user").map(m => m.content).join("\n\n");
+        parts.push(h("details", {class: "task", open: true}, h("summary", {}, "instruction given to the agent"),
+          task ? h("pre", {}, task) : h("p", {class: "none"}, "no instruction in this trajectory (written before nightshift recorded it)")));
+        const problems = problemsBlock(record.problems);
+        if (problems) parts.push(problems);
         parts.push(h("h3", {}, `steps (${record.steps.length})`), record.steps.map(s => stepBlock(s, false)));
-        parts.push(h("h3", {}, "grade"), gradeTable(record.grade));
+        if (!record.steps.length) parts.push(h("p", {class: "none"}, noSteps(row)));
+        parts.push(endingBlock(record.ending || []));
+        parts.push(h("h3", {}, "grade"), gradeTable(record.grade, row));
         parts.push(h("h3", {}, "final workspace vs the case's starting workspace"), diffBlock(record.diff));
       }
       box.replaceChildren(...parts.flat());
@@ -274,7 +304,7 @@ const NS = (() => {
           h("h3", {}, h("a", {href: `#trial=${k[0]}:${k[1]}`}, title(r.row, k[0]))), rowFacts(r.row),
           r.row.reason ? h("div", {class: "reason"}, h("b", {}, "status reason: "), r.row.reason) : null))),
         ...rows,
-        h("div", {class: "pair"}, [a, b].map(r => h("div", {class: "side"}, h("h3", {}, "grade"), gradeTable(r.grade),
+        h("div", {class: "pair"}, [a, b].map(r => h("div", {class: "side"}, h("h3", {}, "grade"), gradeTable(r.grade, r.row),
           h("h3", {}, "workspace diff"), diffBlock(r.diff)))));
       const mark = box.querySelector(".diverge");
       if (mark) mark.scrollIntoView({block: "center"});
