@@ -29,6 +29,7 @@ class Analysis:
     comparisons: list[Comparison]
     arm_noise: list[dict] = field(default_factory=list)
     aa_pairs: list[tuple[str, str]] = field(default_factory=list)
+    harness_changes: list[noise.HarnessChange] = field(default_factory=list)
 
     def headline(self, metric: str = "pass_rate") -> list[Comparison]:
         """The overall comparison of each pair on one metric: the verdict lines."""
@@ -79,6 +80,8 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
     pairs = choose_pairs(arms, run_of, variant_of, baseline, vs_run)
     aa = noise.aa_run_pairs(con, info["files"])
     comps = comparisons(con, pairs, info["files"], detect, breakdowns, aa=aa)
+    changes = noise.harness_changes(con, info["files"])
+    _mark(comps, changes)
     arm_noise = []
     for arm in arms:
         n, v = (floats(x) for x in con.execute(
@@ -87,5 +90,16 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
                           "floor": noise.self_floor(v, n)})
     info["infra"] = infra_lines(con, [c for c in comps if c.metric == "pass_rate" and c.scope == "all"])
     return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
-                    clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa)
+                    clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa,
+                    changes)
+
+
+def _mark(comps: list[Comparison], changes: list[noise.HarnessChange]) -> None:
+    """A pair across a harness change says so."""
+    changed = {frozenset((c.before, c.after)): c for c in changes}
+    for comp in comps:
+        change = changed.get(frozenset((comp.baseline, comp.variant)))
+        if change:
+            comp.harness_change = "; ".join(f"{d.field.split('.', 1)[-1]} {d.a} → {d.b}" for d in change.changes)
+            comp.line += f"; compares a harness change ({comp.harness_change}), not noise"
 
