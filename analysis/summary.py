@@ -5,6 +5,7 @@ Notebooks get the same numbers as DataFrames from ``nightshift.results``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +75,9 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
     vs_run = None
     if vs is not None:
         vs_run = con.execute("SELECT any_value(run_id) FROM read_parquet(?)", [str(files[0])]).fetchone()[0]
+    if baseline is None:  # every difference reads "other − the experiment's first variant", as the run printed it
+        baseline = _first_variant(files[1 if vs is not None else 0])
+        baseline = baseline if any(variant_of[a] == baseline and run_of[a] != vs_run for a in arms) else None
     if baseline is not None and baseline not in arms:
         matches = [a for a in arms if variant_of[a] == baseline and run_of[a] != vs_run]
         baseline = matches[0] if matches else baseline
@@ -92,6 +96,14 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
     return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
                     clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa,
                     changes)
+
+
+def _first_variant(parquet: Path) -> str | None:
+    """The first variant of the experiment that wrote this run (its manifest), the baseline of its comparisons."""
+    try:
+        return next(iter(json.loads(parquet.with_name("manifest.json").read_text()).get("variants", {})), None)
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _mark(comps: list[Comparison], changes: list[noise.HarnessChange]) -> None:
