@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 import numpy as np
 
 from nightshift.analysis.stats import Z95
+from nightshift.experiment.comparability import PinDifference, harness_differences
 
 MEASURED_SHARE = 0.5  # the seed floor is reported only when at least half the cases have ≥ 2 seeds in both arms
 
@@ -61,38 +63,88 @@ def run_floor(d: np.ndarray) -> float:
     return float(Z95 * math.sqrt((d**2).sum()) / d.size) if d.size else math.nan
 
 
-def _variant_pins(parquet: str) -> dict[str, str]:
-    """variant -> canonical JSON of its pins from the manifest.json beside the Parquet file, if any."""
-    manifest = Path(parquet).with_name("manifest.json")
-    if not manifest.is_file():
-        return {}
-    data = json.loads(manifest.read_text())
-    shared = {k: data.get(k) for k in ("suite_hash", "cases", "sandbox_identity", "endpoint", "grader_version")}
-    return {name: json.dumps([spec, data.get("models", {}).get(name), shared], sort_keys=True, default=str)
-            for name, spec in data.get("variants", {}).items()}
+# every pin of a run that could move a variant's outcomes, beside the variant's own settings, model and harness;
+# not the seeds (a reseed is the noise measured) nor the hidden-test seed (new every night by design)
+RUN_PINS = ("suite_hash", "cases", "sandbox_identity", "sandbox_limits", "endpoint", "grader_version", "metrics")
+
+
+@dataclass(frozen=True)
+class HarnessChange:
+    """A variant whose harness identity differs between two runs: what their comparison measures, not noise."""
+
+    variant: str
+    before: str  # the arm in the earlier run (the first one named)
+    after: str
+    changes: tuple[PinDifference, ...]
+
+    def line(self) -> str:
+        what = "; ".join(f"{d.field.split('.', 1)[1] + ' ' if '.' in d.field else ''}{d.a} → {d.b}"
+                         for d in self.changes)
+        return (f"{self.variant}: harness changed {what} ({self.before} → {self.after}): this is the difference "
+                "compared, not noise")
+
+
+def _manifest(parquet: str) -> dict:
+    """The manifest.json beside a Parquet file, or {} for rows without one."""
+    path = Path(parquet).with_name("manifest.json")
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def _variant_pins(manifest: dict) -> dict[str, str]:
+    """variant -> canonical JSON of every pin it ran under: its settings, model version, harness identity and
+    the run's pins (RUN_PINS)."""
+    shared = {k: manifest.get(k) for k in RUN_PINS}
+    models, harnesses = manifest.get("models", {}), manifest.get("harnesses", {})
+    return {name: json.dumps([spec, models.get(name), harnesses.get(name), shared], sort_keys=True, default=str)
+            for name, spec in manifest.get("variants", {}).items()}
+
+
+def _arms_by_run(con: duckdb.DuckDBPyConnection, files: list[str]) -> tuple[list[tuple], dict[str, dict]]:
+    """(arm, variant, run_id, model_version) in the order the runs were named, and each run's manifest."""
+    manifests: dict[str, dict] = {}
+    order: dict[str, int] = {}
+    for f in files:
+        for (run_id,) in con.execute("SELECT DISTINCT run_id FROM read_parquet(?)", [f]).fetchall():
+            manifests[run_id] = _manifest(f)
+            order.setdefault(run_id, len(order))
+    arms = con.execute("SELECT arm, variant, run_id, any_value(model_version) FROM trials "
+                       "GROUP BY arm, variant, run_id ORDER BY arm").fetchall()
+    return sorted(arms, key=lambda r: (order.get(r[2], len(order)), r[0])), manifests
 
 
 def aa_run_pairs(con: duckdb.DuckDBPyConnection, files: list[str]) -> list[tuple[str, str]]:
-    """Pairs of arms that are the same variant, with the same pins, in two different runs.
+    """Pairs of arms that are the same variant, with every pin equal, in two different runs.
 
-    Pins come from each run's manifest.json (variant settings, model version, suite, sandbox); without
-    a manifest the model version in the rows must match.
+    Pins come from each run's manifest.json (variant settings, model version, harness identity, suite,
+    sandbox, endpoint, grader, metrics); without a manifest the model version in the rows must match.
     """
     if con.execute("SELECT count(DISTINCT run_id) FROM trials").fetchone()[0] < 2:
         return []
-    pins: dict[str, dict[str, str]] = {}
-    for f in files:
-        run_ids = [r[0] for r in con.execute("SELECT DISTINCT run_id FROM read_parquet(?)", [f]).fetchall()]
-        for run_id in run_ids:
-            pins[run_id] = _variant_pins(f)
-    arms = con.execute("SELECT arm, variant, run_id, any_value(model_version) FROM trials "
-                       "GROUP BY arm, variant, run_id ORDER BY arm").fetchall()
+    arms, manifests = _arms_by_run(con, files)
+    pins = {run_id: _variant_pins(m) for run_id, m in manifests.items()}
     pairs = []
     for i, (arm_a, var_a, run_a, ver_a) in enumerate(arms):
         for arm_b, var_b, run_b, ver_b in arms[i + 1:]:
             if var_a != var_b or run_a == run_b or ver_a != ver_b:
                 continue
-            pa, pb = pins.get(run_a, {}).get(var_a), pins.get(run_b, {}).get(var_b)
-            if pa == pb:
-                pairs.append((arm_a, arm_b))
+            if pins.get(run_a, {}).get(var_a) == pins.get(run_b, {}).get(var_b):
+                pairs.append(tuple(sorted((arm_a, arm_b))))
     return pairs
+
+
+def harness_changes(con: duckdb.DuckDBPyConnection, files: list[str]) -> list[HarnessChange]:
+    """Every variant whose harness identity (manifest.json ``harnesses``) differs between two of these runs,
+    earlier run first: the same differences the comparability guard notes."""
+    if con.execute("SELECT count(DISTINCT run_id) FROM trials").fetchone()[0] < 2:
+        return []
+    arms, manifests = _arms_by_run(con, files)
+    found = []
+    for i, (arm_a, var_a, run_a, _) in enumerate(arms):
+        for arm_b, var_b, run_b, _ in arms[i + 1:]:
+            if var_a != var_b or run_a == run_b or not manifests.get(run_a) or not manifests.get(run_b):
+                continue
+            changes = harness_differences(var_a, manifests[run_a].get("harnesses", {}).get(var_a),
+                                          manifests[run_b].get("harnesses", {}).get(var_b))
+            if changes:
+                found.append(HarnessChange(var_a, arm_a, arm_b, tuple(changes)))
+    return found

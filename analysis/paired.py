@@ -50,6 +50,7 @@ class Comparison:
     line: str
     unit: str = "fraction"  # 'fraction': differences in points; otherwise in this unit
     higher_is_better: bool = True
+    harness_change: str = ""  # across runs: what changed in the variant's harness (the thing compared), if anything
 
 
 def case_stats(con: duckdb.DuckDBPyConnection) -> None:

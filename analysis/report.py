@@ -44,6 +44,8 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
     comps = [asdict(c) for c in analysis.comparisons]
     headline = [asdict(c) for c in analysis.comparisons if c.scope == "all"]
     out: list[Block] = [("h1", title)]
+    if analysis.broken:  # first: a crashing harness must not read as a low score
+        out += [("h2", "Broken arms: not a result"), ("pre", analysis.broken_lines())]
     for line in analysis.info.get("untrusted", []):  # infra errors over the experiment's threshold
         out.append(("p", line))
     verdicts = [c["line"] for c in headline if c["metric"] == "pass_rate"]

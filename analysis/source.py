@@ -192,7 +192,7 @@ def connect(parquet: Path | str | Sequence[Path | str]) -> tuple[duckdb.DuckDBPy
     named = "".join(f', "{SCORE_PREFIX}{m.name}"::DOUBLE AS {m.name}' for m in metrics)
     con.execute(f"""CREATE VIEW trials AS SELECT
         run_id, {arm} AS arm, variant, {col('model_version', "''")} AS model_version, case_id,
-        {col('seed', '0')} AS seed,
+        {col('seed', '0')} AS seed, {col('trial_id', "''")} AS trial_id, {col('reason', "''")} AS reason,
         {col('domain', "'all'")} AS domain, {col('split', "'public'")} AS split, status,
         status = 'infra_error' AS infra,
         score::DOUBLE AS score, ({progress})::DOUBLE AS progress,

@@ -5,11 +5,14 @@ Notebooks get the same numbers as DataFrames from ``nightshift.results``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from nightshift.analysis import noise
+from nightshift.analysis.broken import VERDICT as BROKEN_VERDICT
+from nightshift.analysis.broken import BrokenArm, broken_arms
 from nightshift.analysis.infra_bounds import infra_lines
 from nightshift.analysis.paired import DETECT, Comparison, comparisons, floats
 from nightshift.analysis.scores import case_table, clustered_scores, status_counts
@@ -29,6 +32,12 @@ class Analysis:
     comparisons: list[Comparison]
     arm_noise: list[dict] = field(default_factory=list)
     aa_pairs: list[tuple[str, str]] = field(default_factory=list)
+    harness_changes: list[noise.HarnessChange] = field(default_factory=list)
+    broken: list[BrokenArm] = field(default_factory=list)  # arms whose trials mostly crashed: not a result
+
+    def broken_lines(self) -> list[str]:
+        """What the run, compare and the report say first when an arm is broken (analysis/broken.py)."""
+        return [line for arm in self.broken for line in arm.lines()]
 
     def headline(self, metric: str = "pass_rate") -> list[Comparison]:
         """The overall comparison of each pair on one metric: the verdict lines."""
@@ -82,12 +91,17 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
     vs_run = None
     if vs is not None:
         vs_run = con.execute("SELECT any_value(run_id) FROM read_parquet(?)", [str(files[0])]).fetchone()[0]
+    if baseline is None:  # every difference reads "other − the experiment's first variant", as the run printed it
+        baseline = _first_variant(files[1 if vs is not None else 0])
+        baseline = baseline if any(variant_of[a] == baseline and run_of[a] != vs_run for a in arms) else None
     if baseline is not None and baseline not in arms:
         matches = [a for a in arms if variant_of[a] == baseline and run_of[a] != vs_run]
         baseline = matches[0] if matches else baseline
     pairs = choose_pairs(arms, run_of, variant_of, baseline, vs_run)
     aa = noise.aa_run_pairs(con, info["files"])
     comps = comparisons(con, pairs, info["files"], detect, breakdowns, aa=aa)
+    changes, broken = noise.harness_changes(con, info["files"]), broken_arms(con, info["files"])
+    _mark(comps, changes, broken)
     arm_noise = []
     for arm in arms:
         n, v = (floats(x) for x in con.execute(
@@ -97,5 +111,31 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
     info["reused"] = reused_lines(con)
     info["infra"] = infra_lines(con, [c for c in comps if c.metric == "pass_rate" and c.scope == "all"])
     return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
-                    clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa)
+                    clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa,
+                    changes, broken)
+
+
+def _first_variant(parquet: Path) -> str | None:
+    """The first variant of the experiment that wrote this run (its manifest), the baseline of its comparisons."""
+    try:
+        return next(iter(json.loads(parquet.with_name("manifest.json").read_text()).get("variants", {})), None)
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _mark(comps: list[Comparison], changes: list[noise.HarnessChange], broken: list[BrokenArm]) -> None:
+    """A pair across a harness change says so; a pair with a broken arm has no verdict but "broken arm"."""
+    changed = {frozenset((c.before, c.after)): c for c in changes}
+    broken_by_arm = {b.arm: b for b in broken}
+    for comp in comps:
+        change = changed.get(frozenset((comp.baseline, comp.variant)))
+        if change:
+            comp.harness_change = "; ".join(f"{d.field.split('.', 1)[-1]} {d.a} → {d.b}" for d in change.changes)
+        hit = [broken_by_arm[a] for a in (comp.baseline, comp.variant) if a in broken_by_arm]
+        if hit:
+            comp.verdict = BROKEN_VERDICT
+            comp.line = (comp.line.rsplit(" → ", 1)[0] + f" → {BROKEN_VERDICT} ("
+                         + "; ".join(b.summary() for b in hit) + ")")
+        if change:
+            comp.line += f"; compares a harness change ({comp.harness_change}), not noise"
 

@@ -183,4 +183,5 @@ def noise_lines(analysis: Analysis) -> list[str]:
     for a, b in analysis.aa_pairs:
         lines.append(f"A/A runs (identical pins): {a} and {b}; their difference sets the floor of cross-run "
                      "comparisons")
+    lines += [change.line() for change in analysis.harness_changes]  # never an A/A pair: what is compared
     return lines

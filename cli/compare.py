@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from nightshift.cli.output import console
+from nightshift.errors import BROKEN_ARM_EXIT_CODE
 
 
 def add_compare_commands(sub: argparse._SubParsersAction) -> None:
@@ -38,14 +39,15 @@ def compare_command(args: argparse.Namespace) -> int:
 
     # with several runs, the first is the baseline run: each variant of the others is compared with it there
     result = compare_runs(args.runs, args.baseline, args.allow_diff, args.detect)
-    for line in result.info.get("untrusted", []):  # said first: the numbers below may not mean what they seem
+    # said first: the numbers below may not mean what they seem
+    for line in result.broken_lines() + result.info.get("untrusted", []):
         console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
     print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console,
                      result.info["metrics"])
     for line in (result.info.get("infra", []) + noise_lines(result) + power_lines(result)
                  + [f"note: {n}" for n in result.info["notes"]]):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
-    return 0
+    return BROKEN_ARM_EXIT_CODE if result.broken else 0
 
 
 def report_command(args: argparse.Namespace) -> int:
@@ -61,9 +63,11 @@ def report_command(args: argparse.Namespace) -> int:
     title = f"nightshift report: {', '.join(result.info['runs'])}" + (f" (baseline run {Path(args.vs).name})"
                                                                       if args.vs else "")
     md, page = write_report(result, out, title)
+    for line in result.broken_lines():
+        console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
     for c in result.headline():
         console.print(c.line, markup=False, highlight=False, soft_wrap=True)
     console.print(f"\nMarkdown: {md}\nHTML:     {page}")
-    return 0
+    return BROKEN_ARM_EXIT_CODE if result.broken else 0
 
 

@@ -3,7 +3,8 @@
 Each subcommand lives in its own module of this folder and imports what it runs only when it runs. An error
 nightshift raises on purpose (nightshift.errors) ends the command with its message and its family's exit code
 (2: fix the input; 3: the run's files; 4: the infrastructure), never a traceback; anything else is a bug: one
-line here, the traceback in .nightshift/cli-error.log.
+line here, the traceback in .nightshift/cli-error.log. `run`, `compare` and `report` end 5 (BROKEN_ARM_EXIT_CODE)
+when they did everything but an arm is broken: its trials mostly ended agent_error or infra_error.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from nightshift.cli.output import console
 from nightshift.cli.server import PORT_HELP
+from nightshift.errors import BROKEN_ARM_EXIT_CODE
 
 
 def add_run_command(sub: argparse._SubParsersAction) -> None:
@@ -88,6 +89,11 @@ def run_command(args: argparse.Namespace) -> int:
     print_comparison(summary["scores"], summary["differences"], console, summary.get("metrics"))
     console.print(f"\nreport: {summary['report_html']}\nviewer: {summary['view_command']}   (then open "
                   f"{summary['viewer_url']})", markup=False, highlight=False, soft_wrap=True)
-    return 0
+    broken = summary.get("broken_lines", [])
+    if broken:  # last, where the eye lands: a crash must not read as a low score
+        console.print()
+    for line in broken:
+        console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
+    return BROKEN_ARM_EXIT_CODE if broken else 0
 
 

@@ -61,19 +61,21 @@ def _model_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
             for name in sorted(set(versions_a) & set(versions_b)) if versions_a[name] != versions_b[name]]
 
 
+def harness_differences(variant: str, ha: dict | None, hb: dict | None) -> list[PinDifference]:
+    """What changed in one variant's harness identity (kind, entrypoint, version, settings, install, image...)
+    between two runs, as ``harnesses[<variant>].<pin>``. The noise floor reads the same list: a variant whose
+    harness changed is what a comparison measures, never an A/A pair (analysis/noise.py)."""
+    if ha == hb:
+        return []
+    if ha is None or hb is None:
+        return [PinDifference(f"harnesses[{variant}]", _short(ha or "-"), _short(hb or "-"))]
+    return [PinDifference(f"harnesses[{variant}].{key}", _short(ha.get(key, "-")), _short(hb.get(key, "-")))
+            for key in sorted(set(ha) | set(hb)) if ha.get(key) != hb.get(key)]
+
+
 def _harness_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
-    """Per variant name and pin (kind, entrypoint, version, settings, install, image...): what changed."""
-    found = []
-    for variant in sorted(set(a.harnesses) | set(b.harnesses)):
-        ha, hb = a.harnesses.get(variant), b.harnesses.get(variant)
-        if ha is None or hb is None:
-            found.append(PinDifference(f"harnesses[{variant}]", _short(ha or "-"), _short(hb or "-")))
-            continue
-        for key in sorted(set(ha) | set(hb)):
-            if ha.get(key) != hb.get(key):
-                found.append(PinDifference(f"harnesses[{variant}].{key}", _short(ha.get(key, "-")),
-                                           _short(hb.get(key, "-"))))
-    return found
+    return [d for variant in sorted(set(a.harnesses) | set(b.harnesses))
+            for d in harness_differences(variant, a.harnesses.get(variant), b.harnesses.get(variant))]
 
 
 def _as_compared(metric: dict) -> dict:
@@ -172,6 +174,8 @@ def guard_runs(runs: list[str], allow: set[str]) -> list[str]:
     lines = []
     for other in runs[1:]:
         for diff in check_comparable(first, manifest_of(other), allow):
-            kind = "allowed by --allow-diff" if _base_field(diff) in GUARDED else "differs (not guarded)"
+            kind = ("allowed by --allow-diff" if _base_field(diff) in GUARDED
+                    else "differs (not guarded: the harness change is what is compared, so this variant's runs "
+                         "are no A/A pair)" if _base_field(diff) == "harnesses" else "differs (not guarded)")
             lines.append(f"comparability: {diff.field} {kind}: {diff.a} vs {diff.b}")
     return lines

@@ -134,6 +134,15 @@ class AlertSettings(BaseModel, extra="forbid"):
                                      "'custom-webhook-notification/ops'); unset: log and artifact only.")
 
 
+class AnalysisSettings(_Strict):
+    """``analysis:`` in an experiment file: how the night's results are read (not a pin: no trial depends on it)."""
+
+    broken_arm_fraction: float = Field(0.5, ge=0, lt=1, description="An arm with more than this share of its "
+                                       "trials ended agent_error or infra_error is a broken arm: the run says so "
+                                       "with the most common reason, its verdicts read 'broken arm', and `nightshift "
+                                       "run`/`compare` exit 5 (docs/ANALYSIS.md).")
+
+
 class SandboxSettings(_Strict):
     backend: str = Field("bubblewrap", description="Where trial commands run: 'bubblewrap', 'docker', an "
                          "installed backend (nightshift plugins lists them) or 'module:Class'.")
@@ -217,6 +226,7 @@ class Experiment(_Strict):
                                          "pool (several machines); unset: every trial runs in this process.")
     alerts: AlertSettings | None = Field(None, description="Infra failure spike alerts and the share of infra "
                                          "errors that makes a night untrustworthy (flows/infra_alerts.py).")
+    analysis: AnalysisSettings = AnalysisSettings()
     metrics: list[MetricSpec] = Field([], description="Metrics every trial gets beyond resolved and progress "
                                       "(and its suite's): a name such as 'time_to_pass', or {use, name, settings}; "
                                       "each becomes a score.<name> column (docs/ANALYSIS.md).")

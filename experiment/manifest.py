@@ -33,7 +33,7 @@ class ModelPin(BaseModel):
 
 
 class RunManifest(BaseModel):
-    """Pins of one run. Everything but ``created_at`` goes into the hash."""
+    """Pins of one run. Everything but ``created_at`` and ``analysis`` goes into the hash."""
 
     experiment: str
     variants: dict[str, dict] = Field(description="Full variant settings by name.")
@@ -59,10 +59,12 @@ class RunManifest(BaseModel):
     packages: dict[str, str]
     metrics: dict[str, list[dict]] = Field({}, description="Suite name -> its metrics' identities (name, use, "
                                            "source, version or content hash, settings), in column order.")
+    analysis: dict = Field({}, description="How the results are read (the experiment's `analysis:`, e.g. "
+                           "broken_arm_fraction); not a pin, so not in the hash: it changes no outcome.")
     created_at: str = ""
 
     def pins(self) -> dict:
-        return self.model_dump(exclude={"created_at"})
+        return self.model_dump(exclude={"created_at", "analysis"})
 
     @property
     def manifest_hash(self) -> str:
@@ -145,7 +147,8 @@ def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPi
         hidden_seed=night_seed(exp.name, exp.hidden_seed), suite_validation=suite_validation or {},
         case_images={c.id: c.image for c in cases if c.image},
         grader_version=grader_version, code_version=code_version(), python=platform.python_version(),
-        packages=package_versions(), metrics=metrics or {}, created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        packages=package_versions(), metrics=metrics or {}, analysis=exp.analysis.model_dump(),
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from dataclasses import asdict
 from pathlib import Path
 
 from prefect import flow, get_run_logger
@@ -13,6 +15,7 @@ from nightshift.analysis.paired import as_dicts
 from nightshift.analysis.report import blocks, to_markdown, write_report
 from nightshift.analysis.tables import SCORE_HEADERS, drop_empty, score_rows
 from nightshift.atomic_files import atomic_write_text
+from nightshift.errors import BROKEN_ARM_EXIT_CODE
 from nightshift.experiment.config import Experiment
 from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest
 from nightshift.experiment.trials import expand_trials
@@ -122,7 +125,11 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
         raise ShardError(lost_shards_message(lost, exp.shards.count, len(specs) - len(rows), parquet))
     summary["model_calls_this_invocation"] = served - pinned if endpoint.simulated else "n/a (real endpoint)"
     logger.info("model calls by trials this invocation: %s", summary["model_calls_this_invocation"])
-    if (publisher.unreachable or not api_answers()) and arm_exit_deadline():
+    for line in summary["broken_lines"]:  # in the flow run's logs too, for a night started from a deployment
+        logger.warning(line)
+    # the CLI ends 5 on a broken arm; a process that must be cut short ends the same way
+    code = BROKEN_ARM_EXIT_CODE if summary["broken_lines"] and os.environ.get("NIGHTSHIFT_OWNS_PROCESS") else 0
+    if (publisher.unreachable or not api_answers()) and arm_exit_deadline(code):
         logger.warning("the Prefect API went away during the night; files are written, and this process exits "
                        "within %.0f s even if Prefect cannot deliver its queued events", EXIT_DEADLINE_S)
     return summary
@@ -143,6 +150,7 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publishe
     summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": result.scores,
                "differences": differences, "verdicts": [c.line for c in result.headline()],
                "infra": result.info.get("infra", []), "reused": result.info.get("reused", []),
+               "broken_arms": [asdict(b) for b in result.broken], "broken_lines": result.broken_lines(),
                "metrics": result.info["metrics"],
                "metric_verdicts": {m["name"]: [c.line for c in result.headline(m["name"])]
                                    for m in result.info["metrics"]},

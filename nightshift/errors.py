@@ -2,7 +2,8 @@
 
 A family says whose problem it is and how the CLI ends (``exit_code``): the person's input (2), the run's
 files (3), or the infrastructure a night runs on (4). Messages name the file, the field and the fix; the CLI
-prints the message as one line and exits with the family's code, never a traceback (nightshift.cli).
+prints the message as one line and exits with the family's code, never a traceback (nightshift.cli). One more
+exit status is not an error: 5, a broken arm (``BROKEN_ARM_EXIT_CODE``).
 
 Concrete errors live with the part that raises them (``ExperimentError`` in experiment/, ``DiskFull`` in
 tasks/, ...) and subclass a family here; they keep their old builtin base too (``ValueError``,
@@ -10,6 +11,10 @@ tasks/, ...) and subclass a family here; they keep their old builtin base too (`
 """
 
 from __future__ import annotations
+
+BROKEN_ARM_EXIT_CODE = 5
+"""Not an error: `nightshift run`, `compare` or `report` finished and wrote everything, but an arm's trials mostly
+ended in agent_error or infra_error (a broken arm, analysis/broken.py), so its scores are no result."""
 
 
 class NightshiftError(Exception):

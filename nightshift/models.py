@@ -120,7 +120,8 @@ class Sidecar(BaseModel):
 # names a metric may not have: the analysis already uses them for its own columns and keys
 RESERVED_METRIC_NAMES = frozenset({
     "pass_rate", "score", "public_pass", "hidden_pass", "tokens", "cost", "duration_s", "run_id", "arm", "variant",
-    "model_version", "case_id", "seed", "domain", "split", "status", "infra", "trials", "cases", "infra_errors", "n"})
+    "model_version", "case_id", "seed", "domain", "split", "status", "infra", "trials", "cases", "infra_errors", "n",
+    "trial_id", "reason"})
 
 
 class MetricSpec(BaseModel):

@@ -13,6 +13,7 @@ command never disagree. A run is its folder or its results.parquet.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
@@ -67,9 +68,11 @@ def compare(a: Run, b: Run | None = None, baseline: str | None = None, allow_dif
     """Paired differences over shared cases, one row per (pair, metric): diff in points, 95% CI, p, noise
     floor, minimum detectable difference and verdict. ``b`` is compared with the earlier run ``a``; without
     ``b``, the variants of ``a`` with ``baseline``. ``.attrs`` holds ``scores`` (a DataFrame), ``notes`` and
-    ``untrusted`` (the lines of a night whose infra errors crossed its threshold: read those first)."""
+    ``untrusted`` (the lines of a night whose infra errors crossed its threshold: read those first) and ``broken``
+    (one dict per broken arm: its trials mostly ended agent_error or infra_error; its verdicts read "broken arm")."""
     result = compare_runs([a] if b is None else [a, b], baseline, allow_diff, detect_pts)
     frame = pd.DataFrame(as_dicts([c for c in result.comparisons if c.scope == "all"]))
     frame.attrs.update(scores=pd.DataFrame(result.scores), notes=list(result.info["notes"]),
-                       untrusted=list(result.info.get("untrusted", [])))
+                       untrusted=list(result.info.get("untrusted", [])),
+                       broken=[asdict(b) for b in result.broken])
     return frame
