@@ -11,8 +11,10 @@ every night by design. ``--allow-diff FIELD`` accepts one field explicitly; the 
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nightshift.errors import ConfigurationError
 from nightshift.experiment.manifest import RunManifest
@@ -76,7 +78,7 @@ def _harness_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
     return found
 
 
-def _as_compared(metric: dict) -> dict:
+def _as_compared(metric: dict[str, Any]) -> dict[str, Any]:
     """A built-in metric's version is nightshift's code hash of its module: a refactor there is a code change
     (noted with code_version; grader_version guards what grading means), not another metric."""
     return {k: v for k, v in metric.items() if k != "version"} if metric.get("source") == "builtin" else metric
@@ -135,7 +137,7 @@ def _base_field(diff: PinDifference) -> str:
     return diff.field.split("[", 1)[0].split(".", 1)[0]
 
 
-def check_comparable(a: RunManifest, b: RunManifest, allow: set[str] = frozenset()) -> list[PinDifference]:
+def check_comparable(a: RunManifest, b: RunManifest, allow: Set[str] = frozenset()) -> list[PinDifference]:
     """Raise NotComparable listing every guarded difference not allowed; return the allowed/noted ones."""
     unknown = allow - set(GUARDED)
     if unknown:

@@ -6,6 +6,7 @@ import json
 import time
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 
 class TrajectoryLog:
@@ -16,7 +17,7 @@ class TrajectoryLog:
         self._file = path.open("w")
         self._t0 = time.monotonic()
 
-    def write(self, event: str, **fields) -> None:
+    def write(self, event: str, **fields: Any) -> None:
         record = {"t": round(time.monotonic() - self._t0, 4), "event": event, **fields}
         self._file.write(json.dumps(record, default=str) + "\n")
         self._file.flush()
