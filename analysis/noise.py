@@ -15,6 +15,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
+from nightshift.analysis.source import one_row
 from nightshift.analysis.stats import Z95
 
 MEASURED_SHARE = 0.5  # the seed floor is reported only when at least half the cases have ≥ 2 seeds in both arms
@@ -65,7 +66,7 @@ def aa_run_pairs(con: duckdb.DuckDBPyConnection, files: list[str]) -> list[tuple
     Pins come from each run's manifest.json (variant settings, model version, suite, sandbox); without
     a manifest the model version in the rows must match.
     """
-    if con.execute("SELECT count(DISTINCT run_id) FROM trials").fetchone()[0] < 2:
+    if one_row(con, "SELECT count(DISTINCT run_id) FROM trials")[0] < 2:
         return []
     pins: dict[str, dict[str, str]] = {}
     for f in files:

@@ -13,7 +13,7 @@ from nightshift.analysis import noise
 from nightshift.analysis.infra_bounds import infra_lines
 from nightshift.analysis.paired import DETECT, Comparison, comparisons, floats
 from nightshift.analysis.scores import case_table, clustered_scores, status_counts
-from nightshift.analysis.source import AnalysisError, connect, parquet_paths
+from nightshift.analysis.source import AnalysisError, connect, one_row, parquet_paths
 from nightshift.analysis.trust import trust_notes
 
 
@@ -54,8 +54,8 @@ def choose_pairs(arms: list[str], run_of: dict[str, str], variant_of: dict[str, 
     old_arm = {variant_of[a]: a for a in arms if run_of[a] == old}
     pairs = [(old_arm[variant_of[a]], a) for a in arms if run_of[a] != old and variant_of[a] in old_arm]
     new_arms = [a for a in arms if run_of[a] != old]
-    base = baseline if baseline in new_arms else (new_arms[0] if new_arms else None)
-    pairs += [(base, arm) for arm in new_arms if base and arm != base and (base, arm) not in pairs]
+    pivot = baseline if baseline in new_arms else (new_arms[0] if new_arms else None)
+    pairs += [(pivot, arm) for arm in new_arms if pivot and arm != pivot and (pivot, arm) not in pairs]
     return pairs
 
 
@@ -72,7 +72,7 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
     arms = sorted(run_of)
     vs_run = None
     if vs is not None:
-        vs_run = con.execute("SELECT any_value(run_id) FROM read_parquet(?)", [str(files[0])]).fetchone()[0]
+        vs_run = one_row(con, "SELECT any_value(run_id) FROM read_parquet(?)", [str(files[0])])[0]
     if baseline is not None and baseline not in arms:
         matches = [a for a in arms if variant_of[a] == baseline and run_of[a] != vs_run]
         baseline = matches[0] if matches else baseline

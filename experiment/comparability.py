@@ -11,7 +11,7 @@ every night by design. ``--allow-diff FIELD`` accepts one field explicitly; the 
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,7 +166,7 @@ def manifest_of(run: str | Path) -> RunManifest:
     return RunManifest.read(folder / "manifest.json")
 
 
-def guard_runs(runs: list[str], allow: set[str]) -> list[str]:
+def guard_runs(runs: Sequence[str | Path], allow: Set[str]) -> list[str]:
     """Check every run against the first; return the lines a report must show (allowed and noted pins)."""
     if len(runs) < 2:
         return []

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from prefect import flow, get_run_logger
 from prefect.artifacts import create_progress_artifact, update_progress_artifact
@@ -44,6 +45,7 @@ from nightshift.experiment.trials import expand_trials
 from nightshift.flows import live_progress
 from nightshift.flows.endpoint import SIMULATOR_KEY, api_key
 from nightshift.flows.infra_alerts import InfraAlarm
+from nightshift.flows.sync_calls import sync_value
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import outcome_of, run_all
 from nightshift.graders.metric import metric_sets
@@ -133,25 +135,26 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
                       # a simulator started by the parent is reachable from this host only (docs/SCALING.md);
                       # never the key: each child reads it itself (flows/endpoint.py)
                       "endpoint_url": endpoint.base_url if endpoint.simulated else None}
-        child = run_deployment(settings.deployment, parameters=parameters, timeout=0,
-                               idempotency_key=shard_key(parent, run_dir.name, o.shard, count, attempt),
-                               flow_run_name=f"{run_dir.name}-shard-{o.shard + 1}of{count}"
-                                             + (f"-rerun{attempt}" if attempt else ""))
+        child = sync_value(run_deployment(settings.deployment, parameters=parameters, timeout=0,
+                                          idempotency_key=shard_key(parent, run_dir.name, o.shard, count, attempt),
+                                          flow_run_name=f"{run_dir.name}-shard-{o.shard + 1}of{count}"
+                                                        + (f"-rerun{attempt}" if attempt else "")), "run_deployment")
         o.flow_runs.append(str(child.id))
         logger.info("shard %d/%d: %d trials → flow run %s", o.shard + 1, count, len(o.trial_ids), child.id)
 
     for o in outcomes:
         launch(o)
     total = len(plan.specs)
-    progress = create_progress_artifact(progress=0.0, key="nightly-eval-progress",
-                                        description=f"trials done of {total} in {count} shards")
+    progress = sync_value(create_progress_artifact(progress=0.0, key="nightly-eval-progress",
+                                                   description=f"trials done of {total} in {count} shards"),
+                          "create_progress_artifact")
     live_progress.started(total, len(before & {s.trial_id for s in plan.specs}))
     pending = set(range(count))
     while pending:
         present = {p.stem for p in results.glob("*.json")} if results.is_dir() else set()
         now = time.monotonic()
         for k, o in enumerate(outcomes):
-            for trial in sorted(set(o.trial_ids) & present - seen[k], key=position[k].get):
+            for trial in sorted(set(o.trial_ids) & present - seen[k], key=position[k].__getitem__):
                 seen[k].add(trial)
                 clocks[k].finished(position[k][trial], now, cached=trial in before)
                 if trial not in before:  # answered from rows before the night: not this night's outcome
@@ -167,7 +170,7 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
         with get_client(sync_client=True) as client:
             for k in sorted(pending):
                 o = outcomes[k]
-                state = client.read_flow_run(o.flow_runs[-1]).state
+                state = client.read_flow_run(UUID(o.flow_runs[-1])).state
                 if state is None or not state.is_final():
                     continue
                 o.state = state.type.value

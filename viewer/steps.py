@@ -37,7 +37,8 @@ def read_steps(path: Path, outputs: bool = True) -> list[dict]:
         step = steps.setdefault(number, {"step": number, "t": event.get("t"), "text": "", "calls": [],
                                          "seconds": None, "usage": None, "end": None})
         if kind == "model":
-            message = event.get("message") if isinstance(event.get("message"), dict) else {}
+            sent = event.get("message")
+            message = sent if isinstance(sent, dict) else {}
             text = message.get("content") or ""
             step.update(text=text if isinstance(text, str) else json.dumps(text), seconds=event.get("seconds"),
                         usage=event.get("usage"), served_by=event.get("served_by"))
@@ -56,10 +57,11 @@ def read_steps(path: Path, outputs: bool = True) -> list[dict]:
     return ordered
 
 
-def _call(call: object) -> dict:
+def _call(sent: object) -> dict:
     """One tool call as the model sent it; a malformed one (the agent's choice) is shown, never a crash."""
-    call = call if isinstance(call, dict) else {}
-    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+    call = sent if isinstance(sent, dict) else {}
+    named = call.get("function")
+    function = named if isinstance(named, dict) else {}
     arguments = function.get("arguments") or ""
     arguments = arguments if isinstance(arguments, str) else json.dumps(arguments)
     try:
@@ -75,9 +77,10 @@ def _attach_output(step: dict, event: dict, outputs: bool) -> None:
     call_id = call.get("id") if isinstance(call, dict) else None
     for call in step["calls"]:
         if call["id"] == call_id and call["output"] is None:
-            call["output"] = str(event.get("output", "")) if outputs else ""
+            output = str(event.get("output", "")) if outputs else ""
+            call["output"] = output
             call["seconds"] = event.get("seconds")
-            call["folded"] = len(call["output"]) > FOLD_CHARS
+            call["folded"] = len(output) > FOLD_CHARS
             return
 
 
