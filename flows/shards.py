@@ -30,7 +30,6 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 from uuid import UUID
 
 from prefect import flow, get_run_logger
@@ -40,10 +39,11 @@ from prefect.deployments import run_deployment
 from prefect.runtime import flow_run
 
 from nightshift.errors import OrchestrationError
+from nightshift.experiment.config import Experiment
 from nightshift.experiment.manifest import RunManifest, code_version
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows import live_progress
-from nightshift.flows.endpoint import SIMULATOR_KEY, api_key
+from nightshift.flows.endpoint import SIMULATOR_KEY, Endpoint, api_key
 from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.sync_calls import sync_value
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
@@ -103,7 +103,7 @@ def _parent_key() -> str:
     return str(flow_run.id)
 
 
-def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, endpoint: Any,
+def run_shards(plan: NightPlan, exp: Experiment, experiment_file: Path, run_dir: Path, endpoint: Endpoint,
                parent_key: str | None = None, alarm: InfraAlarm | None = None) -> list[ShardOutcome]:
     """Run the planned night as ``exp.shards.count`` child flow runs; returns when every shard has ended.
 
@@ -111,7 +111,10 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
     ``nightshift run`` and the infra alarm (``alarm``) count it as they do in an unsharded night."""
 
     logger = get_run_logger()
-    settings, count = exp.shards, exp.shards.count
+    settings = exp.shards
+    if settings is None:
+        raise ShardError("run_shards needs the experiment's 'shards' settings")
+    count = settings.count
     parent = parent_key or _parent_key()
     groups = deal_shards(list(range(len(plan.specs))), count, lambda i: plan.loads[i].duration_s,
                          block=lambda i: case_block(plan.specs[i]))
