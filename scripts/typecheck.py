@@ -1,7 +1,9 @@
 """The type check: mypy over the installed namespace, configured in pyproject.toml [tool.mypy].
 
     python scripts/typecheck.py              # mypy's report with repository paths; exit status is mypy's
-    python scripts/typecheck.py FILE...      # check these files too (tests/test_types.py's positive control)
+    python scripts/typecheck.py --probe F    # also check F as nightshift._typecheck_probe (strict: the bottom
+                                             # layer), tests/test_types.py's positive control; the checkout is
+                                             # left as it is
 
 Why a script and not plain ``mypy``: the top-level folders are mapped onto ``nightshift.<part>`` by
 pyproject's package-dir, and neither mypy's search path nor the editable install (a setuptools import hook,
@@ -59,12 +61,21 @@ def to_repo_paths(report: str, repo: Path = REPO, tree: Path = TREE) -> str:
     return re.sub(prefix + r"([^/\s:]+)([^\s:]*)", repl, report)
 
 
+PROBE = "_typecheck_probe"
+
+
 def main(argv: list[str]) -> int:
     tree = build_tree()
     env = {**os.environ, "MYPYPATH": str(tree)}
-    command = [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"), "-p", "nightshift",
-               *argv]
-    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
+    command = [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"), "-p", "nightshift"]
+    probe = tree / "nightshift" / f"{PROBE}.py"
+    if argv[:1] == ["--probe"]:
+        probe.write_text(Path(argv[1]).read_text())
+        argv = argv[2:]
+    try:
+        done = subprocess.run([*command, *argv], cwd=REPO, env=env, capture_output=True, text=True)
+    finally:
+        probe.unlink(missing_ok=True)
     sys.stdout.write(to_repo_paths(done.stdout))
     sys.stderr.write(to_repo_paths(done.stderr))
     return done.returncode
