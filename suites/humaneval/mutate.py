@@ -17,7 +17,7 @@ import math
 from contract import allowed_chars, length_bounds, traits_hold, type_name
 from hints import in_format
 
-NO_HINTS: dict[str, list] = {"ints": [], "floats": [], "strs": []}
+NO_HINTS = {"ints": [], "floats": [], "strs": []}
 
 
 def hinted(kind, slot, hints):
