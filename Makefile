@@ -16,7 +16,7 @@ RUN_PACKAGES := bubblewrap python3-seccomp
 # Prefect server, with redis-server; util-linux's runuser)
 TEST_PACKAGES := $(RUN_PACKAGES) debootstrap e2fsprogs util-linux procps chromium redis-server postgresql
 
-.PHONY: run test lint setup test-setup run-packages test-packages sandbox-image clean
+.PHONY: run test lint typecheck setup test-setup run-packages test-packages sandbox-image clean
 
 EXPERIMENT ?= experiments/default.yaml
 
@@ -30,6 +30,11 @@ test: test-setup
 
 lint: test-setup
 	$(VENV)/bin/ruff check .
+
+# mypy over the installed namespace (strict on nightshift/ and experiment/, basic elsewhere: [tool.mypy]);
+# `make test` runs it too (tests/test_types.py). Incremental: a re-run reads .mypy_cache
+typecheck: $(VENV)/.installed-dev
+	$(VENV)/bin/python scripts/typecheck.py
 
 setup: run-packages $(VENV)/.installed
 

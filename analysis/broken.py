@@ -16,6 +16,7 @@ from pathlib import Path
 
 import duckdb
 
+from nightshift.analysis.source import one_row
 from nightshift.experiment.config import AnalysisSettings
 from nightshift.links import run_url, view_command
 
@@ -83,12 +84,12 @@ def broken_arms(con: duckdb.DuckDBPyConnection, files: list[str]) -> list[Broken
         threshold = thresholds.get(run_id, BROKEN_ARM_FRACTION)
         if not total or (agent + infra) / total <= threshold:
             continue
-        reason, n, trial, name = con.execute("""
+        reason, n, trial, name = one_row(con, """
             WITH broken AS (SELECT * FROM trials WHERE arm = ? AND status IN ('agent_error', 'infra_error')),
                  common AS (SELECT reason, count(*) AS n FROM broken GROUP BY reason ORDER BY n DESC, reason LIMIT 1)
             SELECT common.reason, common.n, b.trial_id, b.case_id || '/' || b.variant || '/seed' || b.seed
             FROM common JOIN broken b ON b.reason IS NOT DISTINCT FROM common.reason
-            ORDER BY b.case_id, b.seed, b.trial_id LIMIT 1""", [arm]).fetchone()
+            ORDER BY b.case_id, b.seed, b.trial_id LIMIT 1""", [arm])
         found.append(BrokenArm(arm, run_id, total, {"agent_error": agent, "infra_error": infra}, threshold,
                                reason or "(no reason recorded)", n, trial, name, folders.get(run_id, ".")))
     return found

@@ -18,8 +18,10 @@ Block = tuple
 
 def _rows(files: list[str]) -> list[tuple]:
     scan = "read_parquet([" + ", ".join(sql_text(f) for f in files) + "], union_by_name = true)"
-    return duckdb.sql(f"SELECT run_id, variant, case_id, seed, status, trial_id FROM {scan} "
-                      "ORDER BY case_id, seed, run_id, variant").fetchall()
+    relation = duckdb.sql(f"SELECT run_id, variant, case_id, seed, status, trial_id FROM {scan} "
+                          "ORDER BY case_id, seed, run_id, variant")
+    assert relation is not None  # a SELECT has its relation (None is for statements without rows)
+    return relation.fetchall()
 
 
 def case_blocks(analysis: Analysis) -> list[Block]:

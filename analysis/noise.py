@@ -16,6 +16,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
+from nightshift.analysis.source import one_row
 from nightshift.analysis.stats import Z95
 from nightshift.experiment.comparability import PinDifference, harness_differences
 
@@ -118,7 +119,7 @@ def aa_run_pairs(con: duckdb.DuckDBPyConnection, files: list[str]) -> list[tuple
     Pins come from each run's manifest.json (variant settings, model version, harness identity, suite,
     sandbox, endpoint, grader, metrics); without a manifest the model version in the rows must match.
     """
-    if con.execute("SELECT count(DISTINCT run_id) FROM trials").fetchone()[0] < 2:
+    if one_row(con, "SELECT count(DISTINCT run_id) FROM trials")[0] < 2:
         return []
     arms, manifests = _arms_by_run(con, files)
     pins = {run_id: _variant_pins(m) for run_id, m in manifests.items()}
@@ -135,7 +136,7 @@ def aa_run_pairs(con: duckdb.DuckDBPyConnection, files: list[str]) -> list[tuple
 def harness_changes(con: duckdb.DuckDBPyConnection, files: list[str]) -> list[HarnessChange]:
     """Every variant whose harness identity (manifest.json ``harnesses``) differs between two of these runs,
     earlier run first: the same differences the comparability guard notes."""
-    if con.execute("SELECT count(DISTINCT run_id) FROM trials").fetchone()[0] < 2:
+    if one_row(con, "SELECT count(DISTINCT run_id) FROM trials")[0] < 2:
         return []
     arms, manifests = _arms_by_run(con, files)
     found = []

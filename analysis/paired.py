@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from nightshift.analysis import noise
 from nightshift.analysis.scores import case_table, paired_metrics
-from nightshift.analysis.source import score_metrics
+from nightshift.analysis.source import one_row, score_metrics
 from nightshift.analysis.stats import ALPHA, Z95, bootstrap_ci, mdd, paired_test, seeds_needed
 
 DETECT = 0.03  # the difference "seeds needed" is computed for unless the caller names another
@@ -171,8 +171,7 @@ def _p(p: float) -> str:
 
 def binary_scores(con: duckdb.DuckDBPyConnection, column: str = "score") -> bool:
     """Whether every non-infra value of ``column`` is 0 or 1 (McNemar applies)."""
-    return bool(con.execute(f"SELECT coalesce(bool_and({column} IN (0, 1)), true) FROM trials WHERE NOT infra")
-                .fetchone()[0])
+    return bool(one_row(con, f"SELECT coalesce(bool_and({column} IN (0, 1)), true) FROM trials WHERE NOT infra")[0])
 
 
 def comparisons(con: duckdb.DuckDBPyConnection, pairs: list[tuple[str, str]], files: list[str],
@@ -183,7 +182,7 @@ def comparisons(con: duckdb.DuckDBPyConnection, pairs: list[tuple[str, str]], fi
     ``bootstrap=False`` gives normal intervals instead of bootstrap ones; verdicts do not depend on it.
     ``aa`` are the A/A pairs of runs, when the caller has found them already.
     """
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'cases'").fetchone()[0]:
+    if not one_row(con, "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'cases'")[0]:
         case_table(con)
     case_stats(con)
     named = {m.name: m for m in score_metrics(con)}
@@ -193,7 +192,8 @@ def comparisons(con: duckdb.DuckDBPyConnection, pairs: list[tuple[str, str]], fi
     aa = noise.aa_run_pairs(con, files) if aa is None else aa
     run_of = dict(con.execute("SELECT arm, any_value(run_id) FROM trials GROUP BY arm").fetchall())
     metrics = paired_metrics(con)
-    floors = {m: {} for m in metrics}  # metric -> A/A pair of runs -> the run-to-run floor it measured
+    # metric -> A/A pair of runs -> the run-to-run floor it measured
+    floors: dict[str, dict[frozenset[str], float]] = {m: {} for m in metrics}
     for pair, arr in zip(aa, pair_arrays(con, aa), strict=True):
         for m in metrics:
             d = arr[f"m_{m}_b"] - arr[f"m_{m}_a"]
@@ -206,9 +206,9 @@ def comparisons(con: duckdb.DuckDBPyConnection, pairs: list[tuple[str, str]], fi
                 extra = max((f for pair, f in floors[metric].items() if pair != {a, b} and not math.isnan(f)),
                             default=None)
             info = named.get(metric)
-            how = {"unit": info.unit if info else "fraction",
-                   "higher_is_better": info.higher_is_better if info else True}
-            out.append(compare(arrays, a, b, metric, "all", binary[metric], extra, detect, bootstrap, **how))
+            unit, higher = (info.unit, info.higher_is_better) if info else ("fraction", True)
+            out.append(compare(arrays, a, b, metric, "all", binary[metric], extra, detect, bootstrap,
+                               unit=unit, higher_is_better=higher))
             if not breakdowns:
                 continue
             for key in ("domain", "split"):
@@ -216,7 +216,7 @@ def comparisons(con: duckdb.DuckDBPyConnection, pairs: list[tuple[str, str]], fi
                     mask = arrays[key] == value
                     sub = {k: v[mask] for k, v in arrays.items()}
                     out.append(compare(sub, a, b, metric, f"{key}={value}", binary[metric], None, detect,
-                                       bootstrap, **how))
+                                       bootstrap, unit=unit, higher_is_better=higher))
     return out
 
 

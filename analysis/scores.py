@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import duckdb
 
-from nightshift.analysis.source import score_metrics
+from nightshift.analysis.source import one_row, score_metrics
 from nightshift.analysis.stats import Z95
 
 # metric name -> (column of the trials view, bounded to [0, 1]?)
@@ -119,7 +119,7 @@ def histogram(con: duckdb.DuckDBPyConnection, column: str, bins: int = 30, log: 
     ``log=True`` makes the bins equal in log scale (for long-tailed counts such as tokens).
     """
     x = f"ln(greatest({column}, 1))" if log else column
-    low, high = con.execute(f"SELECT min({x}), max({x}) FROM trials WHERE NOT infra").fetchone()
+    low, high = one_row(con, f"SELECT min({x}), max({x}) FROM trials WHERE NOT infra")
     if low is None:
         return {"edges": [], "counts": {}, "log": log}
     width = (high - low) / bins or 1.0

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pyarrow.parquet as pq
@@ -71,7 +72,7 @@ def _column_meta(paths: Sequence[Path | str]) -> dict[str, dict[str, str]]:
 
 def score_metrics(con: duckdb.DuckDBPyConnection) -> list[MetricInfo]:
     """The named metrics of the ``trials`` view, in column order (none when the view has no metric_meta)."""
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'metric_meta'").fetchone()[0]:
+    if not one_row(con, "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'metric_meta'")[0]:
         return []
     return [MetricInfo(n, u, h, z) for n, u, h, z in con.execute(
         "SELECT name, unit, higher_is_better, nonnegative FROM metric_meta ORDER BY position").fetchall()]
@@ -89,8 +90,8 @@ def _discover(con: duckdb.DuckDBPyConnection, scan: str, ordered: list[str],
             notes.append(f"column {column!r} left out: {name!r} is not a usable metric name")
             continue
         candidates.append(name)
-    ranges = con.execute("SELECT " + ", ".join(f'min("{SCORE_PREFIX}{n}"), max("{SCORE_PREFIX}{n}")'
-                                               for n in candidates) + f" FROM {scan}").fetchone() if candidates else []
+    ranges = one_row(con, "SELECT " + ", ".join(f'min("{SCORE_PREFIX}{n}"), max("{SCORE_PREFIX}{n}")'
+                                                for n in candidates) + f" FROM {scan}") if candidates else ()
     found = []
     for i, name in enumerate(candidates):
         low, high = ranges[2 * i], ranges[2 * i + 1]
@@ -123,6 +124,14 @@ def parquet_paths(runs: Sequence[str | Path]) -> list[Path]:
             raise AnalysisError(f"{path}: no results.parquet here; pass a run folder or its results.parquet")
         files.append(path)
     return files
+
+
+def one_row(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object] | None = None) -> tuple[Any, ...]:
+    """The row of a query that has exactly one (an aggregate): duckdb's fetchone() is optional for the others."""
+    row = con.execute(sql, params).fetchone()
+    if row is None:
+        raise AnalysisError(f"expected one row, got none: {sql}")
+    return row
 
 
 def sql_text(value: str) -> str:
@@ -166,11 +175,11 @@ def connect(parquet: Path | str | Sequence[Path | str]) -> tuple[duckdb.DuckDBPy
     progress_col, cost_col = pick(PROGRESS_COLUMNS), pick(COST_COLUMNS)
     # schemas default these to 0.0: a column that is 0 on every row was not filled in, not measured as 0
     notes = []
-    if progress_col and not con.execute(f"SELECT count(*) FILTER (WHERE {progress_col} > 0) > 0 OR "
-                                        f"count(*) FILTER (WHERE score > 0) = 0 FROM {scan}").fetchone()[0]:
+    if progress_col and not one_row(con, f"SELECT count(*) FILTER (WHERE {progress_col} > 0) > 0 OR "
+                                         f"count(*) FILTER (WHERE score > 0) = 0 FROM {scan}")[0]:
         notes.append(f"'{progress_col}' is 0 on every row although some trials scored: not filled in, proxy used")
         progress_col = None
-    if cost_col and not con.execute(f"SELECT coalesce(bool_or({cost_col} <> 0), false) FROM {scan}").fetchone()[0]:
+    if cost_col and not one_row(con, f"SELECT coalesce(bool_or({cost_col} <> 0), false) FROM {scan}")[0]:
         notes.append(f"'{cost_col}' is 0 on every row: unpriced, shown as no cost")
         cost_col = None
     proxy = PROGRESS_PROXY if {"f2p_total", "p2p_total"} <= columns else "score"
@@ -182,8 +191,8 @@ def connect(parquet: Path | str | Sequence[Path | str]) -> tuple[duckdb.DuckDBPy
                    if has_hidden else "NULL")
     runs = [r[0] for r in con.execute(f"SELECT DISTINCT run_id FROM {scan} ORDER BY 1").fetchall()]
     # a variant name in several runs is ambiguous: name the arm after its run as well
-    shared = con.execute(f"SELECT count(*) FROM (SELECT variant FROM {scan} GROUP BY variant "
-                         f"HAVING count(DISTINCT run_id) > 1)").fetchone()[0]
+    shared = one_row(con, f"SELECT count(*) FROM (SELECT variant FROM {scan} GROUP BY variant "
+                          f"HAVING count(DISTINCT run_id) > 1)")[0]
     labels = run_labels(runs)
     arm = ("variant || '@' || CASE run_id " + " ".join(f"WHEN {sql_text(r)} THEN {sql_text(labels[r])}" for r in runs)
            + " END"

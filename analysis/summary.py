@@ -16,7 +16,7 @@ from nightshift.analysis.broken import BrokenArm, broken_arms
 from nightshift.analysis.infra_bounds import infra_lines
 from nightshift.analysis.paired import DETECT, Comparison, comparisons, floats
 from nightshift.analysis.scores import case_table, clustered_scores, status_counts
-from nightshift.analysis.source import AnalysisError, connect, parquet_paths
+from nightshift.analysis.source import AnalysisError, connect, one_row, parquet_paths
 from nightshift.analysis.trust import trust_notes
 
 
@@ -63,8 +63,8 @@ def choose_pairs(arms: list[str], run_of: dict[str, str], variant_of: dict[str, 
     old_arm = {variant_of[a]: a for a in arms if run_of[a] == old}
     pairs = [(old_arm[variant_of[a]], a) for a in arms if run_of[a] != old and variant_of[a] in old_arm]
     new_arms = [a for a in arms if run_of[a] != old]
-    base = baseline if baseline in new_arms else (new_arms[0] if new_arms else None)
-    pairs += [(base, arm) for arm in new_arms if base and arm != base and (base, arm) not in pairs]
+    pivot = baseline if baseline in new_arms else (new_arms[0] if new_arms else None)
+    pairs += [(pivot, arm) for arm in new_arms if pivot and arm != pivot and (pivot, arm) not in pairs]
     return pairs
 
 
@@ -90,7 +90,7 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
     arms = sorted(run_of)
     vs_run = None
     if vs is not None:
-        vs_run = con.execute("SELECT any_value(run_id) FROM read_parquet(?)", [str(files[0])]).fetchone()[0]
+        vs_run = one_row(con, "SELECT any_value(run_id) FROM read_parquet(?)", [str(files[0])])[0]
     if baseline is None:  # every difference reads "other − the experiment's first variant", as the run printed it
         baseline = _first_variant(files[1 if vs is not None else 0])
         baseline = baseline if any(variant_of[a] == baseline and run_of[a] != vs_run for a in arms) else None

@@ -33,7 +33,7 @@ def num(x: float | None, digits: int = 0) -> str:
 def interval(row: dict, metric: str) -> str:
     """A metric's 95% interval as ``[low, high]`` in percent (without the % signs, to stay narrow)."""
     low, high = row.get(f"{metric}_low"), row.get(f"{metric}_high")
-    return "–" if low is None else f"[{100 * low:.1f}, {100 * high:.1f}]"
+    return "–" if low is None or high is None else f"[{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def p_value(p: float) -> str:
@@ -131,10 +131,10 @@ def print_comparison(scores: list[dict], diffs: list[dict], console: Console | N
         console.print(mt)
     if diffs:
         # a fraction's difference reads in points; a metric in x or s in its own unit
-        headers = diff_headers(diffs)
+        diff_cols = diff_headers(diffs)
         dt = Table(title="Paired differences over shared cases "
-                         + ("(points)" if headers == DIFF_HEADERS else "(points, or the metric's own unit)"))
-        for col in headers:
+                         + ("(points)" if diff_cols == DIFF_HEADERS else "(points, or the metric's own unit)"))
+        for col in diff_cols:
             dt.add_column(col, justify="left" if col in ("comparison", "metric", "scope", "verdict") else "right")
         for row in diff_rows(diffs):
             dt.add_row(*row)

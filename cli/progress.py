@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from nightshift.flows import live_progress
 
@@ -31,7 +31,7 @@ class TrialBar:
                                  TextColumn("{task.fields[counts]}"), TextColumn("[dim]{task.fields[eta]}"),
                                  console=console, refresh_per_second=4)
         self.counts: Counter[str] = Counter()
-        self.task = None
+        self.task: TaskID | None = None
 
     def _counts(self) -> str:
         order = sorted(self.counts, key=lambda s: (s == "from rows", -self.counts[s], s))
@@ -47,11 +47,15 @@ class TrialBar:
 
     def finished(self, status: str) -> None:
         self.counts[status] += 1
-        self.progress.update(self.task, advance=1, counts=self._counts())
+        self.progress.update(self._started(), advance=1, counts=self._counts())
 
     def eta(self, line: str) -> None:
         found = ETA.search(line)
-        self.progress.update(self.task, eta=(found.group(0) + ")") if found else "")
+        self.progress.update(self._started(), eta=(found.group(0) + ")") if found else "")
+
+    def _started(self) -> TaskID:
+        assert self.task is not None, "started() comes first: the observer's calls follow the mapping"
+        return self.task
 
 
 class _TrialLinesHeldBack(logging.Filter):

@@ -38,7 +38,7 @@ _PRIMITIVES: dict[str, tuple[type, ...]] = {
     "str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "datetime": (str,), "date": (str,),
 }
 _REQUIRED = re.compile(r"Invalid value for `(\w+)`, must not be `None`")
-_KINDS = {("batch/v1", "Job"): "V1Job"}  # what the Kubernetes worker creates
+_KINDS: dict[tuple[object, object], str] = {("batch/v1", "Job"): "V1Job"}  # what the Kubernetes worker creates
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from nightshift.plugin import TOOL_SCHEMAS, AgentOutcome, Case, TrajectoryLog, render_observation
+from nightshift.plugin import TOOL_SCHEMAS, AgentOutcome, Case, ModelClient, Sandbox, TrajectoryLog, render_observation
 
 
-class Settings(BaseModel):
+class PlanActSettings(BaseModel):
     """What a variant may set under `harness.settings`."""
 
     plan_steps: int = Field(3, ge=0, le=10, description="Steps of the plan written before acting (0: no plan).")
@@ -32,19 +33,21 @@ SYSTEM = ("You are a careful software engineer in a Linux sandbox. Work in /work
 
 
 class PlanAct:
-    Settings = Settings
+    Settings: ClassVar[type[PlanActSettings]] = PlanActSettings  # what nightshift validates `settings:` with
 
-    def __init__(self, model: str, settings: Settings):
+    def __init__(self, model: str, settings: PlanActSettings):
         self.model = model
         self.settings = settings
 
-    def _ask(self, model, messages: list[dict], tools: list[dict], seed: int) -> dict:
+    def _ask(self, model: ModelClient, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
+             seed: int) -> dict[str, Any]:
         reply = model.chat(model=self.model, messages=messages, tools=tools, temperature=0.0, seed=seed,
                            max_tokens=self.settings.max_tokens)
-        return reply["message"]
+        message: dict[str, Any] = reply["message"]
+        return message
 
-    def run(self, case: Case, sandbox, model, seed: int, trajectory_path: Path) -> AgentOutcome:
-        messages = [{"role": "system", "content": SYSTEM},
+    def run(self, case: Case, sandbox: Sandbox, model: ModelClient, seed: int, trajectory_path: Path) -> AgentOutcome:
+        messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM},
                     {"role": "user", "content": f"{case.instruction}\n\nThe files are in /workspace."}]
         tools = [TOOL_SCHEMAS["bash"], TOOL_SCHEMAS["submit"]]
         steps = 0

@@ -11,8 +11,10 @@ every night by design. ``--allow-diff FIELD`` accepts one field explicitly; the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nightshift.errors import ConfigurationError
 from nightshift.experiment.manifest import RunManifest
@@ -61,7 +63,7 @@ def _model_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
             for name in sorted(set(versions_a) & set(versions_b)) if versions_a[name] != versions_b[name]]
 
 
-def harness_differences(variant: str, ha: dict | None, hb: dict | None) -> list[PinDifference]:
+def harness_differences(variant: str, ha: dict[str, Any] | None, hb: dict[str, Any] | None) -> list[PinDifference]:
     """What changed in one variant's harness identity (kind, entrypoint, version, settings, install, image...)
     between two runs, as ``harnesses[<variant>].<pin>``. The noise floor reads the same list: a variant whose
     harness changed is what a comparison measures, never an A/A pair (analysis/noise.py)."""
@@ -78,7 +80,7 @@ def _harness_differences(a: RunManifest, b: RunManifest) -> list[PinDifference]:
             for d in harness_differences(variant, a.harnesses.get(variant), b.harnesses.get(variant))]
 
 
-def _as_compared(metric: dict) -> dict:
+def _as_compared(metric: dict[str, Any]) -> dict[str, Any]:
     """A built-in metric's version is nightshift's code hash of its module: a refactor there is a code change
     (noted with code_version; grader_version guards what grading means), not another metric."""
     return {k: v for k, v in metric.items() if k != "version"} if metric.get("source") == "builtin" else metric
@@ -137,7 +139,7 @@ def _base_field(diff: PinDifference) -> str:
     return diff.field.split("[", 1)[0].split(".", 1)[0]
 
 
-def check_comparable(a: RunManifest, b: RunManifest, allow: set[str] = frozenset()) -> list[PinDifference]:
+def check_comparable(a: RunManifest, b: RunManifest, allow: Set[str] = frozenset()) -> list[PinDifference]:
     """Raise NotComparable listing every guarded difference not allowed; return the allowed/noted ones."""
     unknown = allow - set(GUARDED)
     if unknown:
@@ -166,7 +168,7 @@ def manifest_of(run: str | Path) -> RunManifest:
     return RunManifest.read(folder / "manifest.json")
 
 
-def guard_runs(runs: list[str], allow: set[str]) -> list[str]:
+def guard_runs(runs: Sequence[str | Path], allow: Set[str]) -> list[str]:
     """Check every run against the first; return the lines a report must show (allowed and noted pins)."""
     if len(runs) < 2:
         return []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -34,7 +34,8 @@ class HarnessSpec(_Strict):
         "entrypoint; 'command': an agent CLI run in the sandbox (install + run).")
     entrypoint: str | None = Field(None, description="python: a name in the nightshift.harnesses entry-point "
                                    "group, or 'module:Class' importable from the project folder.")
-    settings: dict = Field({}, description="The harness's own settings, validated by its pydantic Settings model.")
+    settings: dict[str, Any] = Field({}, description="The harness's own settings, validated by its pydantic "
+                                     "Settings model.")
     install: list[str] = Field([], description="command: shell commands run once, as root with network, into a "
                                "derived sandbox image cached by content (e.g. pip install agent==1.2.3).")
     run: str | None = Field(None, description="command: the agent's non-interactive invocation; {model}, "

@@ -12,6 +12,7 @@ import platform
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -36,15 +37,15 @@ class RunManifest(BaseModel):
     """Pins of one run. Everything but ``created_at`` and ``analysis`` goes into the hash."""
 
     experiment: str
-    variants: dict[str, dict] = Field(description="Full variant settings by name.")
+    variants: dict[str, dict[str, Any]] = Field(description="Full variant settings by name.")
     models: dict[str, ModelPin] = Field(description="Resolved model version by variant name.")
-    harnesses: dict[str, dict] = Field({}, description="Harness identity by variant name: kind, entrypoint, "
+    harnesses: dict[str, dict[str, Any]] = Field({}, description="Harness identity by variant name: kind, entrypoint, "
                                        "settings, version or content hash; install, run and derived image id.")
     endpoint: str
     sandbox_backend: str
     sandbox_image: str
     sandbox_identity: str = Field(description="Image digest / id, or the bubblewrap root's content identity.")
-    sandbox_limits: dict
+    sandbox_limits: dict[str, Any]
     suite_hash: str
     cases: dict[str, str] = Field(description="case id -> content hash.")
     case_images: dict[str, str] = Field({}, description="case id -> the image its sandboxes run, for cases with "
@@ -57,13 +58,14 @@ class RunManifest(BaseModel):
     code_version: str
     python: str
     packages: dict[str, str]
-    metrics: dict[str, list[dict]] = Field({}, description="Suite name -> its metrics' identities (name, use, "
-                                           "source, version or content hash, settings), in column order.")
-    analysis: dict = Field({}, description="How the results are read (the experiment's `analysis:`, e.g. "
-                           "broken_arm_fraction); not a pin, so not in the hash: it changes no outcome.")
+    metrics: dict[str, list[dict[str, Any]]] = Field({}, description="Suite name -> its metrics' identities (name, "
+                                                     "use, source, version or content hash, settings), in column "
+                                                     "order.")
+    analysis: dict[str, Any] = Field({}, description="How the results are read (the experiment's `analysis:`, e.g. "
+                                     "broken_arm_fraction); not a pin, so not in the hash: it changes no outcome.")
     created_at: str = ""
 
-    def pins(self) -> dict:
+    def pins(self) -> dict[str, Any]:
         return self.model_dump(exclude={"created_at", "analysis"})
 
     @property
@@ -74,7 +76,7 @@ class RunManifest(BaseModel):
     def run_id(self) -> str:
         return f"{self.experiment}-{self.manifest_hash[:12]}"
 
-    def trial_pins(self, variant: str) -> dict:
+    def trial_pins(self, variant: str) -> dict[str, Any]:
         """The pins one trial depends on: not the case list or seed list, so adding cases or seeds
         leaves the ids (and cached results) of existing trials unchanged."""
         return {"model": self.models[variant].model_dump(), "harness": self.harnesses.get(variant, {}),
@@ -119,6 +121,7 @@ def _package_modules() -> list[str]:
     names = [info.name for info in pkgutil.iter_modules(nightshift.__path__, "nightshift.")]
     for part in nightshift.PARTS:
         spec = importlib.util.find_spec(f"nightshift.{part}")
+        assert spec is not None and spec.submodule_search_locations is not None, part  # each part is a package
         names.append(f"nightshift.{part}")
         names += [info.name for info in pkgutil.walk_packages(spec.submodule_search_locations, f"nightshift.{part}.")]
     return names
@@ -136,8 +139,8 @@ def package_versions() -> dict[str, str]:
 
 def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPin], endpoint: str,
                    sandbox_identity: str, grader_version: str, suite_validation: dict[str, str] | None = None,
-                   harnesses: dict[str, dict] | None = None, metrics: dict[str, list[dict]] | None = None
-                   ) -> RunManifest:
+                   harnesses: dict[str, dict[str, Any]] | None = None,
+                   metrics: dict[str, list[dict[str, Any]]] | None = None) -> RunManifest:
     return RunManifest(
         experiment=exp.name, variants={v.name: v.model_dump() for v in exp.variants}, models=models,
         harnesses=harnesses or {},

@@ -22,6 +22,7 @@ from prefect import get_run_logger
 from prefect.blocks.system import Secret
 
 from nightshift.experiment.config import Experiment, ExperimentError
+from nightshift.flows.sync_calls import sync_value
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulator
 
@@ -35,7 +36,7 @@ def api_key(exp: Experiment) -> str | None:
         return key or None
 
     try:
-        value = Secret.load(exp.model.api_key_secret).get()
+        value = sync_value(Secret.load(exp.model.api_key_secret), "Secret.load").get()
     except ValueError as exc:
         raise ExperimentError(f"field 'model.api_key_secret': no Prefect Secret block named "
                               f"{exp.model.api_key_secret!r} on this server ({exc}); create it (prefect block "

@@ -19,6 +19,7 @@ from prefect.blocks.core import Block
 
 from nightshift.analysis.trust import TRUST_FILE
 from nightshift.experiment.config import AlertSettings
+from nightshift.flows.sync_calls import sync_value
 
 
 class InfraAlarm:
@@ -27,7 +28,9 @@ class InfraAlarm:
     def __init__(self, settings: AlertSettings, run_id: str, logger: logging.Logger | logging.LoggerAdapter):
         self.settings, self.run_id, self.logger = settings, run_id, logger
         self.latest: deque[str | None] = deque(maxlen=settings.window)
-        self.armed, self.fired, self.seen, self.infra = True, [], 0, Counter()
+        self.fired: list[str] = []
+        self.infra: Counter[str] = Counter()
+        self.armed, self.seen = True, 0
 
     def observe(self, status: str, kind: str = "") -> str | None:
         """Record one trial; returns the alert line when this trial made the share cross the threshold."""
@@ -56,7 +59,7 @@ class InfraAlarm:
         if not self.settings.notify_block:
             return
         try:
-            block = Block.load(self.settings.notify_block)
+            block = sync_value(Block.load(self.settings.notify_block), "Block.load")
             block.notify(line, subject=f"nightshift: infra failures in {self.run_id}")
         except Exception as exc:  # noqa: BLE001 - an alert that cannot be sent must not stop the night
             self.logger.error("could not fire notification block %r: %s", self.settings.notify_block, exc)

@@ -23,7 +23,7 @@ from nightshift.flows.endpoint import model_endpoint
 from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.night_rows import assemble_rows, prepare_rows
 from nightshift.flows.publishing import EXIT_DEADLINE_S, Publisher, api_answers, arm_exit_deadline
-from nightshift.flows.shards import ShardError, lost_shards_message, run_shards
+from nightshift.flows.shards import ShardError, ShardOutcome, lost_shards_message, run_shards
 from nightshift.flows.stale_runs import hold_run
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import run_all
@@ -97,7 +97,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
                 run_all(trials, ctx, exp.concurrency, exp.trial_cache(), exp.infra_retries, loads=loads,
                         capacity=night.capacity, alarm=alarm, finished=finished, publisher=publisher)
 
-            lost: list = []
+            lost: list[ShardOutcome] = []
             if exp.shards:
                 lost = [o for o in run_shards(night, exp, path, run_dir, endpoint, alarm=alarm)
                         if o.state != "COMPLETED"]
@@ -121,9 +121,10 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     publisher.call("viewer link artifact", create_link_artifact, key="nightly-eval-viewer",
                    link=summary["viewer_url"], link_text="trajectory viewer",
                    description=f"every trial of the run; start the viewer with `{summary['view_command']}`")
-    if lost:  # after the files and artifacts: what the other shards finished is kept and shown
+    if lost and exp.shards:  # after the files and artifacts: what the other shards finished is kept and shown
         raise ShardError(lost_shards_message(lost, exp.shards.count, len(specs) - len(rows), parquet))
-    summary["model_calls_this_invocation"] = served - pinned if endpoint.simulated else "n/a (real endpoint)"
+    summary["model_calls_this_invocation"] = (served - pinned if served is not None and pinned is not None
+                                              else "n/a (real endpoint)")  # both None exactly when not simulated
     logger.info("model calls by trials this invocation: %s", summary["model_calls_this_invocation"])
     for line in summary["broken_lines"]:  # in the flow run's logs too, for a night started from a deployment
         logger.warning(line)

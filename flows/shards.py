@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from uuid import UUID
 
 from prefect import flow, get_run_logger
 from prefect.artifacts import create_progress_artifact, update_progress_artifact
@@ -39,11 +39,13 @@ from prefect.deployments import run_deployment
 from prefect.runtime import flow_run
 
 from nightshift.errors import OrchestrationError
+from nightshift.experiment.config import Experiment
 from nightshift.experiment.manifest import RunManifest, code_version
 from nightshift.experiment.trials import expand_trials
 from nightshift.flows import live_progress
-from nightshift.flows.endpoint import SIMULATOR_KEY, api_key
+from nightshift.flows.endpoint import SIMULATOR_KEY, Endpoint, api_key
 from nightshift.flows.infra_alerts import InfraAlarm
+from nightshift.flows.sync_calls import sync_value
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
 from nightshift.flows.trial_map import outcome_of, run_all
 from nightshift.graders.metric import metric_sets
@@ -101,7 +103,7 @@ def _parent_key() -> str:
     return str(flow_run.id)
 
 
-def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, endpoint: Any,
+def run_shards(plan: NightPlan, exp: Experiment, experiment_file: Path, run_dir: Path, endpoint: Endpoint,
                parent_key: str | None = None, alarm: InfraAlarm | None = None) -> list[ShardOutcome]:
     """Run the planned night as ``exp.shards.count`` child flow runs; returns when every shard has ended.
 
@@ -109,7 +111,10 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
     ``nightshift run`` and the infra alarm (``alarm``) count it as they do in an unsharded night."""
 
     logger = get_run_logger()
-    settings, count = exp.shards, exp.shards.count
+    settings = exp.shards
+    if settings is None:
+        raise ShardError("run_shards needs the experiment's 'shards' settings")
+    count = settings.count
     parent = parent_key or _parent_key()
     groups = deal_shards(list(range(len(plan.specs))), count, lambda i: plan.loads[i].duration_s,
                          block=lambda i: case_block(plan.specs[i]))
@@ -133,25 +138,26 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
                       # a simulator started by the parent is reachable from this host only (docs/SCALING.md);
                       # never the key: each child reads it itself (flows/endpoint.py)
                       "endpoint_url": endpoint.base_url if endpoint.simulated else None}
-        child = run_deployment(settings.deployment, parameters=parameters, timeout=0,
-                               idempotency_key=shard_key(parent, run_dir.name, o.shard, count, attempt),
-                               flow_run_name=f"{run_dir.name}-shard-{o.shard + 1}of{count}"
-                                             + (f"-rerun{attempt}" if attempt else ""))
+        child = sync_value(run_deployment(settings.deployment, parameters=parameters, timeout=0,
+                                          idempotency_key=shard_key(parent, run_dir.name, o.shard, count, attempt),
+                                          flow_run_name=f"{run_dir.name}-shard-{o.shard + 1}of{count}"
+                                                        + (f"-rerun{attempt}" if attempt else "")), "run_deployment")
         o.flow_runs.append(str(child.id))
         logger.info("shard %d/%d: %d trials → flow run %s", o.shard + 1, count, len(o.trial_ids), child.id)
 
     for o in outcomes:
         launch(o)
     total = len(plan.specs)
-    progress = create_progress_artifact(progress=0.0, key="nightly-eval-progress",
-                                        description=f"trials done of {total} in {count} shards")
+    progress = sync_value(create_progress_artifact(progress=0.0, key="nightly-eval-progress",
+                                                   description=f"trials done of {total} in {count} shards"),
+                          "create_progress_artifact")
     live_progress.started(total, len(before & {s.trial_id for s in plan.specs}))
     pending = set(range(count))
     while pending:
         present = {p.stem for p in results.glob("*.json")} if results.is_dir() else set()
         now = time.monotonic()
         for k, o in enumerate(outcomes):
-            for trial in sorted(set(o.trial_ids) & present - seen[k], key=position[k].get):
+            for trial in sorted(set(o.trial_ids) & present - seen[k], key=position[k].__getitem__):
                 seen[k].add(trial)
                 clocks[k].finished(position[k][trial], now, cached=trial in before)
                 if trial not in before:  # answered from rows before the night: not this night's outcome
@@ -167,7 +173,7 @@ def run_shards(plan: NightPlan, exp: Any, experiment_file: Path, run_dir: Path, 
         with get_client(sync_client=True) as client:
             for k in sorted(pending):
                 o = outcomes[k]
-                state = client.read_flow_run(o.flow_runs[-1]).state
+                state = client.read_flow_run(UUID(o.flow_runs[-1])).state
                 if state is None or not state.is_final():
                     continue
                 o.state = state.type.value

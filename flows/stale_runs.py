@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from uuid import UUID
 
 from prefect import get_run_logger
 from prefect.client.orchestration import get_client
-from prefect.client.schemas.objects import StateType
+from prefect.client.schemas.objects import State, StateType
 from prefect.context import FlowRunContext
 from prefect.states import Completed, Crashed
 
@@ -28,11 +29,11 @@ UNFINISHED = {StateType.RUNNING, StateType.PENDING, StateType.SCHEDULED, StateTy
 def settle_flow_run(flow_run_id: str, message: str, completed: bool = False) -> bool:
     """Set a flow run left unfinished to Crashed (or Completed); True when it was changed."""
     with get_client(sync_client=True) as client:
-        run = client.read_flow_run(flow_run_id)
+        run = client.read_flow_run(UUID(flow_run_id))
         if run.state is None or run.state.type not in UNFINISHED:
             return False
-        state = Completed(message=message) if completed else Crashed(message=message)
-        client.set_flow_run_state(flow_run_id, state, force=True)
+        state: State = Completed(message=message) if completed else Crashed(message=message)
+        client.set_flow_run_state(UUID(flow_run_id), state, force=True)
         return True
 
 

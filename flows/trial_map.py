@@ -13,6 +13,7 @@ from pathlib import Path
 
 from prefect import Task, get_run_logger, unmapped
 from prefect.artifacts import create_progress_artifact, update_progress_artifact
+from prefect.client.schemas.objects import State
 from prefect.futures import as_completed
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
@@ -32,7 +33,7 @@ from nightshift.tasks.run_trial import TrialContext, run_trial
 
 def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_dir: Path | str, retries: int,
             loads: list[TrialLoad] | None = None, capacity: Capacity | None = None,
-            trial_task: Task = run_trial, alarm: InfraAlarm | None = None,
+            trial_task: Task[[TrialSpec, TrialContext], State] = run_trial, alarm: InfraAlarm | None = None,
             finished: Mapping[str, object] | None = None, publisher: Publisher | None = None) -> NightClock:
     """Map run_trial over every trial in order, at most ``concurrency`` at once, publishing progress and the
     planner's ETA (``loads``: each trial's prediction; none: learned from the first trials) as they end.
@@ -63,7 +64,7 @@ def run_all(specs: list[TrialSpec], ctx: TrialContext, concurrency: int, cache_d
     if not todo:
         return clock
     disk_full: BaseException | None = None
-    with ThreadPoolTaskRunner(max_workers=concurrency) as runner:
+    with ThreadPoolTaskRunner[State](max_workers=concurrency) as runner:
         # quote: Prefect would otherwise walk the whole context (gateway, backend, ...) for every trial
         trials = [s for _, s in todo]
         futures = runner.map(trial_task, {"spec": trials, "ctx": unmapped(quote(ctx))})

@@ -100,7 +100,8 @@ class QuotaGate:
         self.pauses = 0
         self.paused_s = 0.0
         self._paused_until = now
-        self._requests = self._tokens = None
+        self._requests: TokenBucket | None = None
+        self._tokens: TokenBucket | None = None
         self._configure(now)
 
     def _configure(self, now: float) -> None:
@@ -149,6 +150,7 @@ class QuotaGate:
             # a 429 paused the process while this caller slept: its reservation is void, queue again
 
     def _fleet_reserve(self, rpm: float | None, tpm: float | None, tokens: float) -> float:
+        assert self.fleet is not None  # called only with a fleet store
         fleet_wait = self.fleet.reserve(rpm, tpm, tokens)
         if (fleet_wait is not None) != self._on_fleet:  # the store went away or came back: reshape locally
             with self._lock:

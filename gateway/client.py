@@ -20,6 +20,7 @@ import openai
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from nightshift.errors import GatewayError, RequestRejected
+from nightshift.experiment.config import ModelEndpoint
 from nightshift.gateway.buckets import Quota, QuotaGate
 from nightshift.gateway.fleet import FleetBuckets, fleet_id
 from nightshift.gateway.headers import RateLimitHeaders
@@ -56,7 +57,7 @@ class ModelGateway:
         self._unpriced: set[str] = set()
 
     @classmethod
-    def from_settings(cls, base_url: str, api_key: str, settings: Any, concurrency_slots: int = 32
+    def from_settings(cls, base_url: str, api_key: str, settings: ModelEndpoint, concurrency_slots: int = 32
                       ) -> ModelGateway:
         """A gateway configured by an experiment file's ``model`` section (experiment.config.ModelEndpoint)."""
         quota = Quota(settings.requests_per_minute, settings.tokens_per_minute, settings.share)

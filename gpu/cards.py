@@ -13,8 +13,8 @@ import shutil
 import subprocess
 import threading
 from pathlib import Path
-from typing import Any
 
+from nightshift.experiment.config import GpuSettings
 from nightshift.gpu.pool import GpuCard, GpuPool
 
 _POOLS: dict[tuple, GpuPool] = {}
@@ -61,12 +61,12 @@ def cpu_slots(cores: list[int] | str = "auto") -> list[GpuCard]:
     return [GpuCard(id=f"cpu{n}", cpu=n) for n in chosen]
 
 
-def timing_slots(settings: Any) -> list[GpuCard]:
+def timing_slots(settings: GpuSettings) -> list[GpuCard]:
     """The host's timing slots for ``gpu`` settings: its cards where it has any, else reserved CPU cores."""
     return cards_from(settings.cards, settings.stand_in) or cpu_slots(getattr(settings, "timing_cores", "auto"))
 
 
-def timing_pool(settings: Any) -> GpuPool:
+def timing_pool(settings: GpuSettings) -> GpuPool:
     """The process-wide timing pool (cards or CPU cores) for an experiment's ``gpu`` settings."""
     slots = timing_slots(settings)
     lock_dir = Path(settings.lock_dir) if getattr(settings, "lock_dir", None) else None
@@ -81,7 +81,7 @@ def _shared_pool(slots: list[GpuCard], stand_in: bool, lock_dir: Path | None) ->
         return _POOLS[key]
 
 
-def pool_for(settings: Any) -> GpuPool:
+def pool_for(settings: GpuSettings) -> GpuPool:
     """The process-wide pool for an experiment's ``gpu`` settings (cards, stand_in, lock_dir)."""
     cards = cards_from(settings.cards, settings.stand_in)
     lock_dir = Path(settings.lock_dir) if getattr(settings, "lock_dir", None) else None

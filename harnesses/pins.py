@@ -10,8 +10,10 @@ the run's: `install` is built once per (case image, install) and the trial runs 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from nightshift.contracts import SandboxBackend
 from nightshift.experiment.config import Experiment, HarnessSpec
@@ -21,6 +23,10 @@ from nightshift.models import Case
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.factory import backend_for
 
+if TYPE_CHECKING:  # the two built-in backends, told apart by name (a runtime import would load docker's client)
+    from nightshift.sandbox.bubblewrap import BubblewrapBackend
+    from nightshift.sandbox.docker_backend import DockerBackend
+
 log = logging.getLogger("nightshift.harnesses")
 
 
@@ -28,13 +34,16 @@ def derive(backend: SandboxBackend, spec: HarnessSpec) -> tuple[SandboxBackend, 
     """A backend of the same kind over the derived image of `spec.install` (built or reused)."""
 
     if backend.name == "docker":
-        made = docker_derived(backend.client, backend.image_id, spec.install)
+        docker = cast("DockerBackend", backend)
+        assert docker.image_id is not None, "the run's backend has an image"
+        made = docker_derived(docker.client, docker.image_id, spec.install)
     elif backend.name == "bubblewrap":
-        if Path(backend.rootfs) == Path("/"):
+        rootfs = cast("BubblewrapBackend", backend).rootfs
+        if Path(rootfs) == Path("/"):
             raise ValueError("a command harness with install needs a built root filesystem, not sandbox.image "
                              "'host' (the host's /usr is never written): build one with "
                              "nightshift build-image --rootfs-only and set sandbox.image to its path")
-        made = bubblewrap_derived(Path(backend.rootfs), backend.identity(), spec.install)
+        made = bubblewrap_derived(Path(rootfs), backend.identity(), spec.install)
     else:
         raise ValueError(f"sandbox backend {backend.name!r} cannot derive images for harness.install; "
                          f"use 'docker' or 'bubblewrap'")
@@ -65,7 +74,7 @@ class HarnessPins:
 
 
 def pin_harnesses(exp: Experiment, resolved: dict[str, ResolvedHarness], backend: SandboxBackend,
-                  cases: list[Case] = ()) -> HarnessPins:
+                  cases: Sequence[Case] = ()) -> HarnessPins:
     """Identity of every variant's harness (``resolved``: each variant's, from nightshift.preflight); derived images
     built (or reused) for each command harness that installs something: on the run's image, and on every case
     image among `cases`."""

@@ -57,7 +57,7 @@ def _peer_checked(proxy: ModelProxy) -> type[H11Protocol]:
     """uvicorn's HTTP protocol, closing any connection whose peer (SO_PEERCRED) is not the sandbox's uid."""
 
     class PeerChecked(H11Protocol):
-        def connection_made(self, transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport) -> None:
             super().connection_made(transport)
             sock = transport.get_extra_info("socket")
             creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")) if sock else b""

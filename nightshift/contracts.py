@@ -95,8 +95,8 @@ class SandboxBackend(Protocol):
 class ModelClient(Protocol):
     """What a harness needs from the gateway: one chat completion with tools."""
 
-    def chat(self, *, model: str, messages: list[dict], tools: list[dict], temperature: float,
-             seed: int, max_tokens: int) -> dict: ...
+    def chat(self, *, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]], temperature: float,
+             seed: int, max_tokens: int) -> dict[str, Any]: ...
 
 
 class Harness(Protocol):

@@ -11,8 +11,9 @@ metrics is the graders' (graders/metric.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -82,13 +83,17 @@ class Metric(BaseModel):
         raise NotImplementedError
 
 
+MetricValue: TypeAlias = MetricResult | float | bool | None
+MetricFn: TypeAlias = Callable[[TrialFacts], MetricValue]  # a Metric instance, or a plain function of the facts
+
+
 @dataclass
 class ActiveMetric:
     """One metric ready to score: its column name, the callable, and what the manifest pins."""
 
     name: str
-    call: Any
-    identity: dict
+    call: MetricFn
+    identity: dict[str, Any]
     unit: str = "fraction"
     higher_is_better: bool = True
     needs_files: bool = False
@@ -97,7 +102,7 @@ class ActiveMetric:
         return {"unit": self.unit, "higher_is_better": str(self.higher_is_better).lower()}
 
 
-def resolve_metric(spec: MetricSpec | str | dict) -> ActiveMetric:
+def resolve_metric(spec: MetricSpec | str | dict[str, Any]) -> ActiveMetric:
     """Import and build one metric; a MetricError says which part of the entry is wrong and how to fix it."""
     entry = spec if isinstance(spec, MetricSpec) else MetricSpec.model_validate(spec)
     try:
@@ -105,6 +110,7 @@ def resolve_metric(spec: MetricSpec | str | dict) -> ActiveMetric:
     except PluginError as exc:
         raise MetricError(str(exc), "use") from None
     target = plugin.target
+    call: object
     try:
         if isinstance(target, type) and issubclass(target, BaseModel):
             call = target.model_validate(entry.settings)
@@ -128,7 +134,9 @@ def resolve_metric(spec: MetricSpec | str | dict) -> ActiveMetric:
         raise MetricError(f"metric {entry.use!r} would be named {name!r}; give it a name: of lowercase letters, "
                           f"digits and _ not in {sorted(RESERVED)}", "name")
     settings = call.model_dump(mode="json") if isinstance(call, BaseModel) else dict(entry.settings)
-    return ActiveMetric(name, call, {**plugin.identity(), "name": name, "use": entry.use, "settings": settings},
+    # callable, checked above; that it takes the trial's facts is the plugin's contract (Metric.__call__)
+    return ActiveMetric(name, cast(MetricFn, call),
+                        {**plugin.identity(), "name": name, "use": entry.use, "settings": settings},
                         getattr(call, "unit", "fraction"), bool(getattr(call, "higher_is_better", True)),
                         bool(getattr(call, "needs_files", False)))
 

@@ -128,7 +128,7 @@ class MetricSpec(BaseModel):
     """One entry of a ``metrics`` list (suite.toml or the experiment file); a plain string is its ``use``."""
 
     model_config = ConfigDict(extra="forbid")
-    NAME: ClassVar[re.Pattern] = re.compile(r"[a-z][a-z0-9_]{0,62}")
+    NAME: ClassVar[re.Pattern[str]] = re.compile(r"[a-z][a-z0-9_]{0,62}")
 
     use: str = Field(description="A built-in metric name (nightshift plugins), an entry point of the "
                      "'nightshift.metrics' group, or 'module:Class'.")

@@ -17,7 +17,7 @@ import json
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -28,7 +28,8 @@ class _Open(BaseModel):
 
 class ToolFunction(_Open):
     name: str = Field(description="The tool's name (``bash``, ``submit``, a tool of your own).")
-    arguments: str | dict = Field("", description="Its arguments, a JSON string as the model sent them (or a dict).")
+    arguments: str | dict[str, Any] = Field("", description="Its arguments, a JSON string as the model sent them "
+                                                             "(or a dict).")
 
 
 class ToolCall(_Open):
@@ -42,12 +43,12 @@ class ToolCall(_Open):
 class ChatMessage(_Open):
     role: str = Field(description="``system``, ``user``, ``assistant`` or ``tool``; ``user`` text is shown as "
                                   "the instruction when no ``trial`` line gives one.")
-    content: str | list | None = None
+    content: str | list[Any] | None = None
 
 
 class AssistantMessage(_Open):
     role: str = "assistant"
-    content: str | list | None = Field(None, description="The model's text: the step's message.")
+    content: str | list[Any] | None = Field(None, description="The model's text: the step's message.")
     tool_calls: list[ToolCall] = Field([], description="The calls this step made; each is drawn as a box.")
 
 
@@ -163,7 +164,7 @@ TrajectoryEvent = Annotated[
     | CommandEndEvent | ProxyEvent | InvalidEvent, Field(discriminator="event")]
 """Any line of a trajectory, told apart by its ``event``."""
 
-_ADAPTER: TypeAdapter = TypeAdapter(TrajectoryEvent)
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(TrajectoryEvent)
 EVENT_NAMES = tuple(name for model in TrajectoryEvent.__origin__.__args__  # type: ignore[attr-defined]
                     for name in model.model_fields["event"].annotation.__args__)
 
@@ -184,18 +185,19 @@ def event_problems(record: object) -> list[tuple[str, str]]:
     return []
 
 
-def invalid_note(record: object) -> dict | None:
+def invalid_note(record: object) -> dict[str, Any] | None:
     """The ``invalid_event`` line that follows a line which does not fit; None when it fits."""
     found = event_problems(record)
     if not found:
         return None
-    note = {"t": None, "event": "invalid_event", "of": str(record.get("event")) if isinstance(record, dict) else "",
-            "field": found[0][0], "error": "; ".join(f"{field or '(line)'}: {what}" for field, what in found)}
+    of = str(record.get("event")) if isinstance(record, dict) else ""
+    error = "; ".join(f"{field or '(line)'}: {what}" for field, what in found)
+    note: dict[str, Any] = {"t": None, "event": "invalid_event", "of": of, "field": found[0][0], "error": error}
     step = record.get("step") if isinstance(record, dict) else None
     return note | ({"step": step} if isinstance(step, int) else {})
 
 
-def _lines(record: dict) -> str:
+def _lines(record: dict[str, Any]) -> str:
     text = json.dumps(record, default=str)  # values JSON cannot hold are written as str
     note = invalid_note(json.loads(text))
     return text + "\n" + (json.dumps(note) + "\n" if note else "")
@@ -212,7 +214,7 @@ class TrajectoryLog:
         self._file = path.open("a")
         self._t0 = time.monotonic()
 
-    def write(self, event: str, **fields) -> None:
+    def write(self, event: str, **fields: Any) -> None:
         self._file.write(_lines({"t": round(time.monotonic() - self._t0, 4), "event": event, **fields}))
         self._file.flush()
 
@@ -223,24 +225,25 @@ class TrajectoryLog:
         self._file.close()
 
 
-def append_event(path: Path, event: str, **fields) -> None:
+def append_event(path: Path, event: str, **fields: Any) -> None:
     """One more line in a trial's trajectory, checked like the harness's own (``"t": null``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as handle:
         handle.write(_lines({"t": None, "event": event, **fields}))
 
 
-def start_trajectory(path: Path, **fields) -> None:
+def start_trajectory(path: Path, **fields: Any) -> None:
     """Start a trial's trajectory afresh with its ``trial`` line (a retried trial starts a new file). The old
     file is unlinked, not truncated: a later run may hold it as a hard link (tasks/artifacts.py)."""
     path.unlink(missing_ok=True)
     append_event(path, "trial", **fields)
 
 
-def first_event(path: Path) -> dict | None:
+def first_event(path: Path) -> dict[str, Any] | None:
     """The trajectory's first line, parsed; None when there is none or it is not JSON."""
     try:
         with path.open() as handle:
-            return json.loads(handle.readline())
+            first = json.loads(handle.readline())
+            return first if isinstance(first, dict) else None
     except (OSError, ValueError):
         return None

@@ -97,7 +97,9 @@ def learn_history(sources: Iterable[Path], default: TrialLoad | None = None) -> 
         history.by_case_variant[(case, variant)] = _load(tuple(load))
     for case, *load in con.execute(f"SELECT case_id, {means} FROM rows WHERE {status} GROUP BY ALL").fetchall():
         history.by_case[case] = _load(tuple(load))
-    history.rows = con.execute(f"SELECT count(*) FROM rows WHERE {status}").fetchone()[0]
+    counted = con.execute(f"SELECT count(*) FROM rows WHERE {status}").fetchone()
+    assert counted is not None  # count(*) has its one row
+    history.rows = counted[0]
     if default is not None:
         history.default = default
     elif history.by_case:

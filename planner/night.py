@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from nightshift.experiment.config import Experiment
+from nightshift.experiment.trials import TrialSpec
 from nightshift.gpu import timing_slots
 from nightshift.planner.history import History, latest_run, learn_history
 from nightshift.planner.model import Capacity, NightForecast, TrialLoad, forecast
@@ -18,7 +19,7 @@ from nightshift.planner.schedule import order_trials
 class NightPlan:
     """Trials in the order they will run, what each is predicted to take, and what that adds up to."""
 
-    specs: list[Any]
+    specs: list[TrialSpec]
     loads: list[TrialLoad]
     capacity: Capacity
     history: History
@@ -35,7 +36,7 @@ class NightPlan:
                 f"(lower bound {f.lower_bound_s / 60:.1f} min, binding: {f.binding})")
 
 
-def history_for(exp: Any, experiment_file: Path, run_id: str | None = None) -> History:
+def history_for(exp: Experiment, experiment_file: Path, run_id: str | None = None) -> History:
     """The history an experiment asks for: 'auto' (its newest earlier run), 'none', or listed files."""
     setting = exp.schedule.history
     if setting == "none":
@@ -46,7 +47,7 @@ def history_for(exp: Any, experiment_file: Path, run_id: str | None = None) -> H
     return learn_history([(Path(experiment_file).parent / p).resolve() for p in setting])
 
 
-def capacity_of(exp: Any) -> Capacity:
+def capacity_of(exp: Experiment) -> Capacity:
     """What the experiment file gives the night: concurrency, its share of the quota, timing slots."""
     share = exp.model.share
     rpm, tpm = exp.model.requests_per_minute, exp.model.tokens_per_minute
@@ -56,11 +57,12 @@ def capacity_of(exp: Any) -> Capacity:
                     gpu_cards=len(timing_slots(exp.gpu)))  # the timing pool: cards, else reserved CPU cores
 
 
-def plan_night(specs: Sequence[Any], exp: Any, experiment_file: Path, run_id: str | None = None) -> NightPlan:
+def plan_night(specs: Sequence[TrialSpec], exp: Experiment, experiment_file: Path, run_id: str | None = None
+               ) -> NightPlan:
     """Order TrialSpecs as the experiment says (longest-first with history) and predict each one."""
     history = history_for(exp, experiment_file, run_id)
 
-    def load(spec: Any) -> TrialLoad:
+    def load(spec: TrialSpec) -> TrialLoad:
         return history.predict(spec.case.id, spec.variant.name)
 
     order = "longest-first" if exp.schedule.order == "longest-first" and history else "listed"

@@ -76,7 +76,8 @@ def _check(path: Path) -> CheckedExperiment:
 
 
 def _metric_problems(exp: Experiment) -> list[str]:
-    problems, seen = [], {}
+    problems: list[str] = []
+    seen: dict[str, int] = {}
     for index, entry in enumerate(exp.metrics):
         try:
             metric = resolve_metric(entry)

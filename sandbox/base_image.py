@@ -27,13 +27,14 @@ import time
 import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import docker
 
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.images import BuiltImage, image_cache
 
-RECIPE = {
+RECIPE: dict[str, Any] = {
     "format": 1,  # bump when the steps below change what ends up in the image
     "suite": "bookworm",
     "variant": "minbase",

@@ -146,6 +146,7 @@ class BubblewrapSandbox(FolderFiles):
                                 stderr=subprocess.PIPE, start_new_session=True, env={"PATH": "/usr/bin:/bin"},
                                 pass_fds=() if filter_fd is None else (filter_fd,))
         cap = lim.output_kb * 1024
+        assert proc.stdout is not None and proc.stderr is not None  # both PIPE
         out, err = CappedReader(proc.stdout, cap), CappedReader(proc.stderr, cap)
         timed_out = False
         try:

@@ -132,7 +132,7 @@ class DockerSandbox(FolderFiles):
         reader.start()
         code = self._wait_exit(exec_id, reader, started + timeout_s)
         timed_out = code is None
-        if timed_out:
+        if code is None:
             self.cgroups.kill_all(spare=self.spare)
             reader.join(5)
             code = KILLED
@@ -205,6 +205,7 @@ class DockerBackend:
 
     def identity(self) -> str:
         """The image id every container of this run uses (re-checked, so a moved tag is refused here too)."""
+        assert self.image is not None, "a reap-only backend (image None) has no identity"
         current = resolve_image(self.client, self.image)
         if current != self.image_id:
             raise ImagePinError(f"sandbox.image {self.image!r} moved from {self.image_id} to {current} "
@@ -213,6 +214,7 @@ class DockerBackend:
 
     def create(self, spec: SandboxSpec) -> DockerSandbox:
         if spec.image is None:
+            assert self.image_id is not None, "a reap-only backend (image None) creates no sandboxes"
             return DockerSandbox(self.client, self.image_id, spec, self.accounts)
         image_id, accounts, env = self._case_image(spec.image)
         return DockerSandbox(self.client, image_id, spec, accounts, image_env=env)

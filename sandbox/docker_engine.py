@@ -9,7 +9,7 @@ from __future__ import annotations
 import docker
 
 
-def docker_engine(why: str, fix: str, *, timeout_s: float = 600, pool: int = 10, error: type[Exception] = RuntimeError):
+def docker_engine(why: str, fix: str, *, timeout_s: int = 600, pool: int = 10, error: type[Exception] = RuntimeError):
     """A pinged docker client; ``error(f"{why}: no docker engine reachable (...). Fix: {fix}")`` otherwise."""
 
     try:

@@ -102,6 +102,7 @@ class SandboxFolder:
         return folder
 
     def write_file(self, path: str, data: bytes) -> None:
+        assert self.uid is not None, "a folder the reaper found takes no writes: its uid is not known"
         target = host_path(self.workspace, path)
         missing = [p for p in [target.parent, *target.parent.parents] if not p.exists()]
         target.parent.mkdir(parents=True, exist_ok=True)

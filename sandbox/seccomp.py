@@ -24,6 +24,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from nightshift.errors import SandboxError
 
@@ -45,7 +46,7 @@ _DENY = {
 # clone with a namespace flag: NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 _CLONE_NS_BITS = [0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000]
 
-POLICY = {
+POLICY: dict[str, Any] = {
     "extra_arches": {"x86_64": ["x86", "x32"], "aarch64": ["arm"]},
     "deny": [{"names": sorted(n for names in _DENY.values() for n in names), "errno": "EPERM"},
              {"names": ["clone3"], "errno": "ENOSYS"}],

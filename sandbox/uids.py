@@ -91,9 +91,8 @@ def acquire(folder: Path) -> int:
             if uid not in taken:
                 break
         else:
-            uid = next((u for u in range(first, last + 1) if u not in taken), None)
-            if uid is None:
-                uid = _reclaim(root, taken)
+            unused = next((u for u in range(first, last + 1) if u not in taken), None)
+            uid = unused if unused is not None else _reclaim(root, taken)
         (root / str(uid)).write_text(json.dumps(record))
     return uid
 

@@ -6,7 +6,9 @@ The layers are pyproject.toml's [tool.nightshift.layers] (bottom first; docs/ARC
 module of room R, in layer L, may import its own room and any room of a layer below L; never a room of its own
 layer or above. Imports inside functions count like any other: they are dependencies too. It also lists imports
 inside functions outside the CLI (whose subcommands import lazily by design): each must be a documented
-optional dependency, at most ``max_function_imports`` of them. The check reads the source (ast), so it needs no
+optional dependency, at most ``max_function_imports`` of them. Imports under ``if TYPE_CHECKING:`` are left out:
+they are read by the type checker only, never run, so a signature may name a model from above (the night's
+Publisher a trial is handed) without the room depending on it. The check reads the source (ast), so it needs no
 import-linter (which cannot follow pyproject's package-dir mapping of the top-level folders).
 """
 
@@ -58,6 +60,10 @@ def imports(tree: ast.AST) -> list[tuple[int, str, bool]]:
 
     def visit(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
+                for other in child.orelse:  # what runs when not type checking still counts
+                    visit(ast.Module(body=[other], type_ignores=[]), in_function)
+                continue
             inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
             if isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
                 found.append((child.lineno, child.module, in_function))
@@ -67,6 +73,12 @@ def imports(tree: ast.AST) -> list[tuple[int, str, bool]]:
 
     visit(tree, False)
     return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def check(repo: Path = REPO) -> tuple[list[Finding], list[Finding]]:

@@ -13,6 +13,7 @@ import json
 import random
 import socket
 import struct
+from typing import cast
 
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
@@ -41,7 +42,8 @@ def current_transport() -> asyncio.Transport | None:
     frame = getattr(task.get_coro(), "cr_frame", None) if task else None
     cycle = frame.f_locals.get("self") if frame is not None else None
     transport = getattr(cycle, "transport", None)
-    return transport if isinstance(transport, asyncio.BaseTransport) else None
+    # a stream transport (abort, close); checked only as a transport, as uvloop's may not subclass asyncio's
+    return cast(asyncio.Transport, transport) if isinstance(transport, asyncio.BaseTransport) else None
 
 
 async def drop_connection(reset: bool) -> None:

@@ -210,7 +210,7 @@ def text_reply(action: Action) -> str:
     run each block with /bin/sh."""
     if action.tool == "submit":
         command = TEXT_SUBMIT
-    elif "\n" in (action.command or ""):
+    elif action.command and "\n" in action.command:
         command = f"bash <<'NIGHTSHIFT_SCRIPT'\n{action.command.rstrip()}\nNIGHTSHIFT_SCRIPT"
     else:
         command = action.command or "true"

@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from nightshift.simulator.cases import CaseIndex, message_text
 from nightshift.simulator.config import SimulatorConfig
@@ -93,7 +93,7 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
         return {**log.stats(), "quota": limiter.levels()}
 
     @app.post("/v1/chat/completions")
-    async def chat_completions(request: Request) -> JSONResponse:
+    async def chat_completions(request: Request) -> Response:
         key = _bearer(request)
         try:
             body = json.loads(await request.body())
@@ -102,7 +102,8 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
         fields = body if isinstance(body, dict) else {}
         model = fields.get("model") if isinstance(fields.get("model"), str) else None
         seed = _int_or_none(fields.get("seed"))
-        messages = fields.get("messages") if isinstance(fields.get("messages"), list) else []
+        listed = fields.get("messages")
+        messages = listed if isinstance(listed, list) else []
         prompt_tokens = estimate_tokens(prompt_chars(messages))
         case = cases.match(messages)
         case_id = case.id if case else None

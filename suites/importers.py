@@ -23,11 +23,13 @@ def _humaneval(_source: Path | None, out: Path, _name: str) -> object:
 
 def _harbor(source: Path | None, out: Path, name: str, base_images: dict[str, str] | None = None,
             max_steps: int | None = None) -> object:
+    assert source is not None  # HARBOR declares a source: the command requires it
     return import_harbor_tasks(source, out, name=name, base_images=base_images,
                                max_steps=max_steps or DEFAULT_MAX_STEPS)
 
 
 def _swebench(source: Path | None, out: Path, name: str) -> object:
+    assert source is not None  # SWEBENCH declares a source: the command requires it
     return import_swebench(source, out, name=name)
 
 

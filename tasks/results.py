@@ -12,6 +12,7 @@ import json
 import typing
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -49,7 +50,7 @@ NESTED = ("scores", "score_messages")  # flattened into score.<name> columns / k
 
 
 def _arrow_schema(metrics: dict[str, dict[str, str]]) -> pa.Schema:
-    kinds = {int: pa.int64(), float: pa.float64(), str: pa.string()}
+    kinds: dict[object, Any] = {int: pa.int64(), float: pa.float64(), str: pa.string()}
     fields = []
     for name, info in TrialResult.model_fields.items():
         if name in NESTED:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from prefect import get_run_logger, task
 from prefect.states import Completed, Failed, State
@@ -33,6 +33,9 @@ from nightshift.tasks.artifacts import keep_workspace_diff, trajectory_path, wri
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
 from nightshift.tasks.trial_state import name_task_run, outcome_line
+
+if TYPE_CHECKING:  # the flows hand it down; tasks/ sit below flows/ and import nothing of them at run time
+    from nightshift.flows.publishing import Publisher
 
 
 class InfraError(InfrastructureError, RuntimeError):
@@ -55,7 +58,7 @@ class TrialContext:
     halt: threading.Event = field(default_factory=threading.Event)
     """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
     metrics: dict[str, MetricSet] = field(default_factory=dict)  # suite name -> its metrics (manifest-pinned)
-    publisher: Any = None
+    publisher: Publisher | None = None
     """The night's flows.publishing.Publisher (set by run_all): UI-only calls go through it, with its deadline
     and circuit breaker, so a dead Prefect server never holds a trial up for the client's retries."""
 

@@ -11,6 +11,7 @@ never decides a result.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import httpx
 from prefect.client.orchestration import get_client
@@ -18,6 +19,9 @@ from prefect.context import TaskRunContext
 
 from nightshift.experiment.trials import TrialSpec
 from nightshift.models import TrialResult, TrialStatus
+
+if TYPE_CHECKING:  # the flows hand it down; tasks/ sit below flows/ and import nothing of them at run time
+    from nightshift.flows.publishing import Publisher
 
 _log = logging.getLogger(__name__)
 
@@ -35,7 +39,7 @@ def outcome_line(row: TrialResult) -> str:
     return line
 
 
-def name_task_run(spec: TrialSpec, status: TrialStatus, publisher=None) -> None:
+def name_task_run(spec: TrialSpec, status: TrialStatus, publisher: Publisher | None = None) -> None:
     """Append the status to this task run's name (searchable in the UI); silent without a Prefect run.
     With the night's ``publisher`` the call has its deadline (a server gone away cost every trial the
     client's five retries, about a minute, before)."""

@@ -77,7 +77,7 @@ class RunData:
 
     def version(self) -> tuple:
         """Changes when a row is added (a night still running) or the Parquet file is rewritten."""
-        stamps = []
+        stamps: list[int | None] = []
         for path in (self.path / "results", self.path / "results.parquet"):
             try:
                 stamps.append(path.stat().st_mtime_ns)
@@ -89,7 +89,8 @@ class RunData:
     def rows(self) -> list[dict]:
         """Every result row, the per-trial files winning over the Parquet file (they are newer mid-night)."""
         folder = self.path / "results"
-        with os.scandir(folder) if folder.is_dir() else contextlib.nullcontext([]) as entries:
+        no_entries: list[os.DirEntry[str]] = []
+        with os.scandir(folder) if folder.is_dir() else contextlib.nullcontext(no_entries) as entries:
             files = sorted(Path(e.path) for e in entries if e.name.endswith(".json"))
         parquet = self.path / "results.parquet"
         if parquet.is_file() and len(files) <= pq.ParquetFile(parquet).metadata.num_rows:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from nightshift.trajectory import event_problems
 
@@ -33,7 +34,7 @@ def read_trajectory(path: Path, outputs: bool = True) -> dict:
     """``instruction``, ``steps``, ``ending`` (what came after the last step: errors with their traceback,
     limits, a command's exit, notes) and ``problems`` (lines that do not fit the event schema; only read
     with ``outputs``, the full view)."""
-    found = {"instruction": "", "steps": [], "ending": [], "problems": []}
+    found: dict[str, Any] = {"instruction": "", "steps": [], "ending": [], "problems": []}
     if not path.is_file():
         return found
     events = []
@@ -129,7 +130,8 @@ def _own_text(event: dict) -> str:
 
 
 def _attach_model(step: dict, event: dict, steps: dict[int, dict], outputs: bool) -> None:
-    message = event.get("message") if isinstance(event.get("message"), dict) else {}
+    sent = event.get("message")
+    message: dict[str, Any] = sent if isinstance(sent, dict) else {}
     text = message.get("content") or ""
     step.update(text=text if isinstance(text, str) else json.dumps(text), seconds=event.get("seconds"),
                 usage=event.get("usage") if isinstance(event.get("usage"), dict) else None,
@@ -137,16 +139,18 @@ def _attach_model(step: dict, event: dict, steps: dict[int, dict], outputs: bool
     calls = message.get("tool_calls")
     for call in calls if isinstance(calls, list) else []:
         step["calls"].append(_call(call))
-    request = event.get("request") if isinstance(event.get("request"), dict) else {}
+    asked = event.get("request")
+    request: dict[str, Any] = asked if isinstance(asked, dict) else {}
     for sent in request.get("messages") or []:  # a command harness: the outputs of the calls before, as sent back
         if isinstance(sent, dict) and sent.get("role") == "tool":
             _fill_output(steps.values(), sent.get("tool_call_id"), sent.get("content"), None, outputs)
 
 
-def _call(call: object) -> dict:
+def _call(sent: object) -> dict:
     """One tool call as the model sent it; a malformed one (the agent's choice) is shown, never a crash."""
-    call = call if isinstance(call, dict) else {}
-    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+    call = sent if isinstance(sent, dict) else {}
+    named = call.get("function")
+    function = named if isinstance(named, dict) else {}
     arguments = function.get("arguments") or ""
     arguments = arguments if isinstance(arguments, str) else json.dumps(arguments)
     try:

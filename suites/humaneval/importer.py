@@ -95,14 +95,14 @@ def write_case(problem: dict, root: Path, seed: int) -> Path:
     if alternative.is_file():
         (folder / "solution" / "alt_1.sh").write_text(_writer_script(alternative.read_text()))
     if task_id not in NO_HIDDEN:
-        hidden = folder / "hidden"
-        (hidden / "problem.json").write_text(json.dumps(
+        hidden_dir = folder / "hidden"
+        (hidden_dir / "problem.json").write_text(json.dumps(
             {k: problem[k] for k in ("task_id", "prompt", "canonical_solution", "test", "entry_point")}, indent=1))
         for name in GENERATOR_FILES:
-            shutil.copy(HERE / name, hidden / name)
-        (hidden / "contract.json").write_text(json.dumps(default_contract(problem), indent=1, sort_keys=True))
+            shutil.copy(HERE / name, hidden_dir / name)
+        (hidden_dir / "contract.json").write_text(json.dumps(default_contract(problem), indent=1, sort_keys=True))
         if task_id in OVERRIDES:
-            (hidden / "accepts.py").write_text(f'"""Input contract of {task_id} beyond its derived one."""\n'
+            (hidden_dir / "accepts.py").write_text(f'"""Input contract of {task_id} beyond its derived one."""\n'
                                                + OVERRIDES[task_id].lstrip("\n"))
     else:
         (folder / "hidden").rmdir()
