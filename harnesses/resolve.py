@@ -43,8 +43,8 @@ def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | No
     known = field_names(model)
     unknown = sorted(set(settings) - known)
     # even if the harness's model ignores extras: a typo must not pass silently
-    problems = [(f"settings.{u}", f"no setting {u!r}" + (did_you_mean(u, known) or f"; it knows {sorted(known)}"))
-                for u in unknown]
+    problems = [(f"settings.{u}", f"has no setting {u!r}" + (did_you_mean(u, known) or f"; it knows "
+                                                                f"{sorted(known)}")) for u in unknown]
     try:
         validated = model.model_validate(settings)
     except ValidationError as exc:

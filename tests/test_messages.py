@@ -57,7 +57,7 @@ def test_every_invalid_harness_setting_is_reported_at_once():
         resolve_harness(spec)
     text = str(err.value)
     assert err.value.field == "settings.max_stepz"
-    assert "no setting 'max_stepz' (did you mean 'max_steps'?)" in text
+    assert "has no setting 'max_stepz' (did you mean 'max_steps'?)" in text
     assert "settings.temperature:" in text and "settings.max_tokens:" in text
 
 
