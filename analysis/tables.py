@@ -117,15 +117,16 @@ def print_comparison(scores: list[dict], diffs: list[dict], console: Console | N
     console = console or Console()
     table = Table(title="Scores by arm (95% CI, clustered by case; infra errors excluded)")
     headers, rows = drop_empty(SCORE_HEADERS, score_rows(scores))
-    for col in headers:
-        table.add_column(col, justify="left" if col == "arm" else "right")
+    for col in headers:  # an arm's name is never cut: it is what the reader looks for
+        table.add_column(col, justify="left" if col == "arm" else "right", overflow="fold",
+                         min_width=max([len(col), *(len(r[0]) for r in rows)]) if col == "arm" else None)
     for row in rows:
         table.add_row(*row)
     console.print(table)
     if metrics:
         mt = Table(title="Named metrics by arm (95% CI, clustered by case; trials without a value left out)")
         for col in METRIC_HEADERS:
-            mt.add_column(col, justify="left" if col in ("arm", "metric", "better") else "right")
+            mt.add_column(col, justify="left" if col in ("arm", "metric", "better") else "right", overflow="fold")
         for row in metric_rows(scores, metrics):
             mt.add_row(*row)
         console.print(mt)
@@ -135,7 +136,8 @@ def print_comparison(scores: list[dict], diffs: list[dict], console: Console | N
         dt = Table(title="Paired differences over shared cases "
                          + ("(points)" if diff_cols == DIFF_HEADERS else "(points, or the metric's own unit)"))
         for col in diff_cols:
-            dt.add_column(col, justify="left" if col in ("comparison", "metric", "scope", "verdict") else "right")
+            dt.add_column(col, justify="left" if col in ("comparison", "metric", "scope", "verdict") else "right",
+                          overflow="fold")  # wrapped, never cut with an ellipsis
         for row in diff_rows(diffs):
             dt.add_row(*row)
         console.print(dt)
