@@ -47,8 +47,9 @@ def why_unmeasured(n_a: np.ndarray, n_b: np.ndarray) -> str:
     if repeated == 0:
         return "one seed per case: give seeds: [1, 2, ...]"
     need = max(2, math.ceil(MEASURED_SHARE * n))
-    return (f"{repeated} of {n} cases have ≥ 2 seeds in both arms; it needs {need}" +
-            (": add cases" if n < 2 else ""))
+    if n < 2:
+        return "one case: the floor needs ≥ 2 cases with ≥ 2 seeds in both arms; add cases"
+    return f"{repeated} of {n} cases have ≥ 2 seeds in both arms; the floor needs {need}"
 
 
 def self_floor(var: np.ndarray, n: np.ndarray) -> float | None:

@@ -31,16 +31,17 @@ def check_command(args: argparse.Namespace) -> int:
     trials = len(cases) * len(exp.variants) * len(exp.seeds)
     say = console.print
     say(f"{checked.file}: ok — {len(cases)} cases × {len(exp.variants)} variants × {len(exp.seeds)} seeds = "
-        f"{trials} trials", markup=False, highlight=False)
+        f"{trials} trials", markup=False, highlight=False, soft_wrap=True)
     for name, folder in zip(exp.suites, checked.suite_dirs, strict=True):
-        say(f"  suite {name}: {folder}", markup=False, highlight=False)
+        say(f"  suite {name}: {folder}", markup=False, highlight=False, soft_wrap=True)
     for variant in exp.variants:
         resolved = checked.harnesses.get(variant.name)
         identity = resolved.identity if resolved else {}
         kind = identity.get("kind", "?")
         where = identity.get("entrypoint") or identity.get("run") or ""
         shown = f" ({where})" if where and where != kind else ""
-        say(f"  variant {variant.name}: model {variant.model}, harness {kind}{shown}", markup=False, highlight=False)
+        say(f"  variant {variant.name}: model {variant.model}, harness {kind}{shown}", markup=False, highlight=False,
+            soft_wrap=True)
     say(f"  sandbox {exp.sandbox.backend}; endpoint {exp.model.base_url or 'the embedded simulator'}",
-        markup=False, highlight=False)
+        markup=False, highlight=False, soft_wrap=True)
     return 0

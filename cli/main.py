@@ -21,10 +21,17 @@ from nightshift.cli.starter import add_init_command
 from nightshift.errors import NightshiftError
 from nightshift.resources import state_dir
 
+EXIT_STATUSES = """exit status: 0 done; 1 it ran and found a failure (a case that does not validate, a plugin that
+does not load, an internal error); 2 fix the input (the message names the file, the field and the fix); 3 the
+run's files (locked, disk full, a corrupt row); 4 the infrastructure (a sandbox backend, the model endpoint, the
+Prefect server); 5 everything was written but an arm is broken (most of its trials ended agent_error or
+infra_error: run, compare and report say which and why)."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Every subcommand and flag (the docs' commands are checked against it: tests/test_docs_commands.py)."""
-    parser = argparse.ArgumentParser(prog="nightshift", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="nightshift", description=__doc__.split("\n\n")[0], epilog=EXIT_STATUSES,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     add_init_command(sub)
     add_run_command(sub)

@@ -51,9 +51,10 @@ def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | No
         validated = None
         problems += [(where, msg) for where, msg in error_lines(exc, model, "settings")
                      if not msg.startswith("not a field")]  # the unknown ones are above, once
-    if problems:
-        raise HarnessError(problems[0][0], f"harness {name!r}: " + "; ".join(f"{w}: {m}" for w, m in problems)
-                           + f" (fix them to match {model.__module__}.{model.__qualname__})")
+    if problems:  # the caller names the first field; with more, each is named here
+        listed = problems[0][1] if len(problems) == 1 else "; ".join(f"{w}: {m}" for w, m in problems)
+        raise HarnessError(problems[0][0], f"harness {name!r}: {listed} (fix {'it' if len(problems) == 1 else 'them'}"
+                           f" to match {model.__module__}.{model.__qualname__})")
     return validated
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import nightshift
 from nightshift.errors import ConfigurationError
 from nightshift.resources import project_dir
+from nightshift.validation_messages import did_you_mean
 
 
 class PluginError(ConfigurationError, ValueError):
@@ -79,17 +80,24 @@ def load_object(path: str, *, group: str) -> Any:
     module_name, _, attr = path.partition(":")
     if not module_name or not attr:
         raise PluginError(f"{group}: {path!r} is neither a registered name nor 'module:attr'")
+    if module_name.endswith(".py") or "/" in module_name:  # a file path where a module name belongs
+        dotted = module_name.removesuffix(".py").strip("./").replace("/", ".")
+        raise PluginError(f"{group}: {path!r} names a file; name its module instead: '{dotted}:{attr}' (a module "
+                          f"of your project folder, {project_dir()}, or an installed one)")
     importable_from_project()
     try:
         target: Any = importlib.import_module(module_name)
     except ImportError as exc:
-        raise PluginError(f"{group}: cannot import module {module_name!r} for {path!r} ({exc}); "
-                          f"is it installed, or a module in your project folder ({project_dir()})?") from exc
+        raise PluginError(f"{group}: cannot import module {module_name!r} for {path!r} ({exc}); is it installed, "
+                          f"or a module in your project folder ({project_dir()})? Run nightshift from the folder "
+                          f"that holds it, or set $NIGHTSHIFT_HOME to that folder") from exc
     for part in attr.split("."):
         try:
             target = getattr(target, part)
         except AttributeError as exc:
-            raise PluginError(f"{group}: module {module_name!r} has no attribute {attr!r} (from {path!r})") from exc
+            names = [n for n in dir(target) if not n.startswith("_")]
+            raise PluginError(f"{group}: module {module_name!r} has no attribute {attr!r} (from {path!r})"
+                              + did_you_mean(part, names)) from exc
     return target
 
 

@@ -99,8 +99,8 @@ def test_check_experiment_and_check_agree_on_a_valid_file():
 
 @pytest.mark.parametrize(("n_a", "n_b", "reason"), [
     ([1, 1, 1], [1, 1, 1], "one seed per case: give seeds: [1, 2, ...]"),
-    ([2], [2], "1 of 1 cases have ≥ 2 seeds in both arms; it needs 2: add cases"),
-    ([2, 1, 1, 1], [2, 2, 2, 2], "1 of 4 cases have ≥ 2 seeds in both arms; it needs 2"),
+    ([2], [2], "one case: the floor needs ≥ 2 cases with ≥ 2 seeds in both arms; add cases"),
+    ([2, 1, 1, 1], [2, 2, 2, 2], "1 of 4 cases have ≥ 2 seeds in both arms; the floor needs 2"),
 ])
 def test_an_unmeasured_noise_floor_says_why(n_a, n_b, reason):
     assert why_unmeasured(np.array(n_a), np.array(n_b)) == reason
@@ -134,3 +134,19 @@ def test_init_example_harness_writes_a_harness_and_an_experiment_that_check_acce
     assert "variant plan_act: model sim-strong, harness python (agents.plan_act:PlanAct)" in checked.stdout
     again = cli("init", "--example", "harness")  # the team's edits are never overwritten
     assert again.returncode == 2 and "not overwriting" in again.stdout + again.stderr
+
+
+def test_a_misspelt_entrypoint_gets_the_closest_name_and_a_file_path_its_module_name():
+    from nightshift.registry import PluginError, load_object
+
+    with pytest.raises(PluginError, match=r"has no attribute 'PlanActt'.*did you mean 'PlanAct'\?"):
+        load_object("examples.plan_act:PlanActt", group="nightshift.harnesses")
+    with pytest.raises(PluginError, match=r"names a file; name its module instead: 'agents.mine:Mine'"):
+        load_object("agents/mine.py:Mine", group="nightshift.harnesses")
+    with pytest.raises(PluginError, match=r"set \$NIGHTSHIFT_HOME"):
+        load_object("no_such_module_here:Thing", group="nightshift.harnesses")
+
+
+def test_help_lists_the_exit_statuses():
+    out = subprocess.run([*NIGHTSHIFT, "--help"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "exit status: 0 done" in out.stdout and "5 everything was written" in out.stdout
