@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     from prefect.blocks.system import Secret
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    from nightshift.deployments.docker_pool import POOL, prepare_host
+    from nightshift.deployments.docker_pool import prepare_host
+    from nightshift.deployments.pool_defaults import POOL
     from nightshift.deployments.server import QUIET_ENV, deploy, ensure_server, stop
     from nightshift.sandbox.images import latest_build
     from nightshift.simulator.config import SimulatorConfig
