@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 from rich.console import Console
 
-# a terminal's own width, or $COLUMNS when set; piped output otherwise 120 wide (rich would pick 80)
-console = Console(width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120)
+# a terminal's own width; piped output 120 wide (rich would pick $COLUMNS or 80, which tools set for children)
+console = Console(width=None if sys.stdout.isatty() else 120)
 
 
 def say(text: str, style: str | None = None) -> None:
