@@ -49,7 +49,7 @@ def _ephemeral_profile() -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from nightshift.deployments.server import QUIET_ENV, ensure_server, project_port
+    from nightshift.deployments.server import QUIET_ENV, ensure_server, point_prefect_at, project_port
 
     os.environ.update(QUIET_ENV)
     if args.ephemeral:
@@ -57,7 +57,7 @@ def run_command(args: argparse.Namespace) -> int:
     elif not os.environ.get("PREFECT_API_URL"):  # an explicitly configured server wins
         began = time.monotonic()
         with console.status("starting the local Prefect server (first time only) ..."):
-            os.environ["PREFECT_API_URL"] = ensure_server(args.port or project_port())
+            point_prefect_at(ensure_server(args.port or project_port()))
         took = time.monotonic() - began
         console.print(f"{'Prefect server':<28} {took:7.1f} s   " + ("started" if took > 1 else "running"),
                       highlight=False)

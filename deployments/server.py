@@ -133,6 +133,17 @@ def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir:
     raise RuntimeError(f"prefect server did not answer within {timeout_s:.0f}s; see {state_dir / 'prefect-server.log'}")
 
 
+def point_prefect_at(url: str) -> None:
+    """Make ``url`` this process's Prefect API (and its subprocesses'). Prefect reads its settings once, when it is
+    imported: an environment variable set after that is not seen, and the flow would start a temporary server of
+    its own (20 s to start; a loaded machine times out) while the UI link points at this one."""
+    os.environ["PREFECT_API_URL"] = url
+    if "prefect.context" in sys.modules:
+        import prefect.context
+
+        prefect.context.refresh_global_settings_context()
+
+
 def prefect_cli(*args: str, url: str, check: bool = True) -> subprocess.CompletedProcess:
     """Run the prefect CLI against the server at ``url`` (from the project root, as prefect.yaml expects)."""
     env = {**os.environ, **QUIET_ENV, "PREFECT_API_URL": url}

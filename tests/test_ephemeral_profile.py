@@ -52,3 +52,19 @@ def test_building_the_cli_parser_does_not_import_prefect():
                           "build_parser(); print('prefect' in sys.modules)"], capture_output=True, text=True,
                          timeout=120)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_the_project_server_started_after_prefect_was_imported_is_the_one_flows_use(tmp_path):
+    """`nightshift run` starts (or finds) the project's server after Prefect is imported; the flow's client must
+    use it, not Prefect's temporary server (a CI run timed out starting one while the UI link named 4200)."""
+    script = textwrap.dedent("""
+        from nightshift.deployments.server import point_prefect_at  # imports Prefect, which reads its settings
+        point_prefect_at("http://127.0.0.1:9/api")
+        from prefect.client.orchestration import get_client
+        print(get_client().api_url)
+    """)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PREFECT_SERVER_ALLOW_EPHEMERAL_MODE": "true"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().rstrip("/") == "http://127.0.0.1:9/api", out.stdout + out.stderr

@@ -84,6 +84,8 @@ def test_second_night_refused_then_killed_night_marked_crashed(tmp_path: Path, p
         while not list((tmp_path / "out").glob("locked-*/results/*.json")) and time.monotonic() < deadline:
             assert first.poll() is None, "the first night ended early"
             time.sleep(0.2)
+        # held still, lock and all: on a loaded machine the 16 trials would finish before the second run starts
+        first.send_signal(signal.SIGSTOP)
         run_dir = next((tmp_path / "out").glob("locked-*"))
         capsys.readouterr()
         assert main(["run", str(exp)]) == 3  # the cron firing while the manual run still goes
