@@ -26,7 +26,7 @@ run: setup
 # tests run on $(JOBS) workers, a test file to a worker (its module fixtures are built once); no test asserts a
 # wall-clock window (those claims are measured side by side by bench/timing_claims.py), so none runs alone
 test: test-setup
-	$(VENV)/bin/python -m pytest -q -n $(JOBS) --dist loadfile --durations=25
+	$(VENV)/bin/python -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=25
 
 lint: test-setup
 	$(VENV)/bin/ruff check .

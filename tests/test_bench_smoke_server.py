@@ -1,6 +1,7 @@
 """The `bench/` commands that start a Prefect server of their own, each at ``--smoke`` size (see
-tests/test_bench_smoke.py): the 5,000-trial night and its resume, the server burst, the shard pools, and a
-clone's first `make run`."""
+tests/test_bench_smoke.py): the 5,000-trial night and its resume, the server burst and a clone's first `make run`.
+The shard pools' bench is in tests/test_shards_docker_pool.py, on the worker that has built the worker image
+(run beside that file it only waited for the other's build: 241 s of a CI run)."""
 
 from __future__ import annotations
 
@@ -24,12 +25,6 @@ def test_resume_bench() -> None:
 def test_server_burst() -> None:
     out = run_bench("server_burst")
     assert re.search(r"after the restart:\s+60 task runs", out), out
-
-
-def test_shard_pool_bench(tmp_path) -> None:
-    make_backend("docker")
-    out = run_bench("shard_pool_bench", "--out", str(tmp_path / "shard_pool.json"), timeout_s=900)
-    assert '"docker_over_process_wall"' in out
 
 
 def test_first_run() -> None:

@@ -318,3 +318,11 @@ finally:
         environment={**config.env, "NIGHTSHIFT_API_KEY": canary}, **config.container_create_kwargs).decode()
     exits = [line.split()[1] for line in output.splitlines() if line.startswith("EXIT ")]
     assert len(exits) == 6 and exits[0] == "0" and all(code != "0" for code in exits[1:]), output
+
+
+def test_shard_pool_bench(docker_night: dict, tmp_path: Path) -> None:
+    """bench/shard_pool_bench.py at smoke size, after this file's night built the worker image it reuses."""
+    from tests.test_bench_smoke import run_bench
+
+    out = run_bench("shard_pool_bench", "--out", str(tmp_path / "shard_pool.json"), timeout_s=900)
+    assert '"docker_over_process_wall"' in out
