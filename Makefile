@@ -3,7 +3,7 @@
 # and is shown (its tail, with the fix) only when a step fails (scripts/step).
 VENV   ?= .venv
 PYTHON ?= python3
-JOBS   ?= 2
+JOBS   ?= 3
 STEP   := scripts/step
 export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import httpx
+import prefect.context
 import yaml
 from prefect.client.orchestration import get_client
 from prefect.settings import PREFECT_API_URL, temporary_settings
@@ -138,10 +139,7 @@ def point_prefect_at(url: str) -> None:
     imported: an environment variable set after that is not seen, and the flow would start a temporary server of
     its own (20 s to start; a loaded machine times out) while the UI link points at this one."""
     os.environ["PREFECT_API_URL"] = url
-    if "prefect.context" in sys.modules:
-        import prefect.context
-
-        prefect.context.refresh_global_settings_context()
+    prefect.context.refresh_global_settings_context()
 
 
 def prefect_cli(*args: str, url: str, check: bool = True) -> subprocess.CompletedProcess:
