@@ -34,6 +34,7 @@ from tests.conftest import BUILTIN, REPO, free_port
 from tests.process_support import start_group, stop_group, wait_for_workers
 from tests.redis_support import RedisServer
 from tests.sandbox_support import backend_image, leftovers, make_backend
+from tests.test_bench_smoke import run_bench
 
 RPM = 600
 CASES = sorted(p.name for p in BUILTIN.iterdir() if (p / "case.toml").is_file())[:6]
@@ -322,7 +323,5 @@ finally:
 
 def test_shard_pool_bench(docker_night: dict, tmp_path: Path) -> None:
     """bench/shard_pool_bench.py at smoke size, after this file's night built the worker image it reuses."""
-    from tests.test_bench_smoke import run_bench
-
     out = run_bench("shard_pool_bench", "--out", str(tmp_path / "shard_pool.json"), timeout_s=900)
     assert '"docker_over_process_wall"' in out
