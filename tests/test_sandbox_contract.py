@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -93,6 +94,35 @@ def test_a_command_that_closes_its_output_still_runs_to_the_end_and_a_bad_cwd_fa
         assert missing.exit_code == 1 and "/nope" in missing.stderr
     finally:
         box.destroy()
+
+
+def test_quick_commands_under_load_lose_no_output(backend) -> None:
+    """Four sandboxes each run a quick command 40 times while four busy loops load the cores: every answer comes
+    back whole. (docker's exec_start(socket=True) lost what arrived with the response headers: 3 % came back
+    empty with exit 0, which made a trial fail for the sandbox's fault.)"""
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    wrong: list[tuple[int, int, str]] = []
+
+    def run_many(k: int) -> None:
+        box = backend.create(trial_id=f"quick{k}")
+        try:
+            for i in range(40):
+                result = box.exec("echo out; echo err >&2", timeout_s=30, cwd="/tmp")
+                if (result.exit_code, result.stdout, result.stderr) != (0, "out\n", "err\n"):
+                    wrong.append((k, i, repr(result)[:200]))
+        finally:
+            box.destroy()
+
+    try:
+        threads = [threading.Thread(target=run_many, args=(k,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        for process in busy:
+            process.kill()
+    assert wrong == []
 
 
 def test_destroy_is_idempotent(backend) -> None:
