@@ -22,6 +22,8 @@ from pathlib import Path
 
 import httpx
 
+from nightshift.deployments.server import point_prefect_at
+
 QUIET = {"DO_NOT_TRACK": "1", "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_LOGGING_LEVEL": "ERROR",
          "PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT": "false",
          "PREFECT_SERVER_CONCURRENCY_LEASE_STORAGE": "prefect.server.concurrency.lease_storage.filesystem"}
@@ -57,7 +59,8 @@ def temporary_server(timeout_s: float = 180) -> Iterator[str]:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"prefect server not up after {timeout_s:.0f} s")
                 time.sleep(0.5)
-            os.environ.update({**QUIET, "PREFECT_API_URL": api})
+            os.environ.update(QUIET)
+            point_prefect_at(api)  # Prefect read its settings at import: the variable alone is not seen
             yield api
         finally:
             proc.terminate()

@@ -32,6 +32,7 @@ import docker
 from docker.types import Mount
 
 from nightshift.errors import HarnessError
+from nightshift.sandbox.docker_exec import run_captured
 from nightshift.sandbox.images import image_cache
 
 FORMAT = 1  # bump when how a derived image is made changes what ends up in it
@@ -106,9 +107,9 @@ def commit_image(client, base_image_id: str, commands: list[str], *, key: str, r
                                           mounts=[*binds, *(mounts or [])], labels={f"{label}.build": key})
         try:
             for index, command in enumerate(commands):
-                code, output = container.exec_run(["sh", "-c", command], user="0:0", environment=BUILD_ENV)
+                code, output = run_captured(client.api, container.id, ["sh", "-c", command], "0:0", BUILD_ENV)
                 if code != 0:
-                    raise _failed(index, command, code, output.decode(errors="replace"), *([fix] if fix else []))
+                    raise _failed(index, command, code, output, *([fix] if fix else []))
             image = container.commit(repository=repository, tag=key, changes=[
                 *changes, f"LABEL {label}.key={key}", f"LABEL {label}.base={base_image_id}"])
         finally:

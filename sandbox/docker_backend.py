@@ -35,6 +35,7 @@ from nightshift.sandbox import uids
 from nightshift.sandbox.cgroups import CgroupSet
 from nightshift.sandbox.command_file import COMMAND_INSIDE, RUN_INSIDE, prepare, write_command
 from nightshift.sandbox.docker_engine import docker_engine
+from nightshift.sandbox.docker_exec import exec_output, pump
 from nightshift.sandbox.docker_image import ImagePinError, resolve_image
 from nightshift.sandbox.folder import FolderFiles, SandboxFolder, orphaned_folders, sandbox_root
 from nightshift.sandbox.notices import KILLED, limit_notices, with_notices
@@ -126,8 +127,8 @@ class DockerSandbox(FolderFiles):
                                        user=f"{self.uid}:{self.uid}", workdir="/", environment=checked.env)["Id"]
         cap = self.limits.output_kb * 1024
         out, err = CappedBuffer(cap), CappedBuffer(cap)
-        stream = _exec_output(self.api, exec_id)
-        reader = threading.Thread(target=_pump, args=(stream, out, err), daemon=True)
+        stream = exec_output(self.api, exec_id)
+        reader = threading.Thread(target=pump, args=(stream, out, err), daemon=True)
         reader.start()
         code = self._wait_exit(exec_id, reader, started + timeout_s)
         timed_out = code is None
@@ -233,11 +234,14 @@ class DockerBackend:
         label is never touched."""
 
         removed: set[str] = set()
-        for container in self.client.containers.list(all=True, filters={"label": f"{LABEL}.sandbox"}):
-            owner = Owner.from_labels(container.labels, LABEL)
+        # the engine's list as it is (no inspect per container: one removed meanwhile by its live owner, another
+        # worker's trial ending, made containers.list() raise NotFound and stop the night before it began)
+        for container in self.client.api.containers(all=True, filters={"label": f"{LABEL}.sandbox"}):
+            labels = container.get("Labels") or {}
+            owner = Owner.from_labels(labels, LABEL)
             if owner is not None and owner.orphaned(keep_run_ids):
-                _remove_container(self.client.api, container.id)
-                removed.add(container.labels[f"{LABEL}.sandbox"])
+                _remove_container(self.client.api, container["Id"])
+                removed.add(labels[f"{LABEL}.sandbox"])
         for network in self.client.networks.list(filters={"label": f"{LABEL}.sandbox"}):
             owner = Owner.from_labels(network.attrs.get("Labels") or {}, LABEL)
             if owner is not None and owner.orphaned(keep_run_ids):  # its containers are gone by now
@@ -290,35 +294,3 @@ def _main_child(init_pid: int) -> int:
 def _remove_container(api, name: str) -> None:
     with contextlib.suppress(docker.errors.NotFound):
         api.remove_container(name, force=True, v=True)
-
-
-def _exec_output(api, exec_id: str):
-    """Start the exec and return its output as the buffered reader the HTTP response was parsed from.
-
-    Not ``exec_start(socket=True)``: that hands back the raw socket under this reader, and output the engine sent
-    in the same packet as the response headers sits in the reader's buffer and is lost (measured: 20 of 600
-    quick ``pwd`` execs under load came back empty with exit code 0)."""
-    response = api._post_json(api._url("/exec/{0}/start", exec_id), headers={"Connection": "Upgrade",
-                              "Upgrade": "tcp"}, data={"Tty": False, "Detach": False}, stream=True)
-    api._raise_for_status(response)
-    reader = response.raw._fp.fp
-    reader.response = response  # kept alive while the reader is read: its collection would close the socket
-    return reader
-
-
-def _pump(stream, out: CappedBuffer, err: CappedBuffer) -> None:
-    """Demultiplex docker's exec stream (frames: 8-byte header, 1 = stdout / 2 = stderr, big-endian size)."""
-
-    try:
-        while len(header := stream.read(8)) == 8:
-            size = int.from_bytes(header[4:], "big")
-            chunk = stream.read(size) if size else b""
-            (err if header[0] == 2 else out).feed(chunk)
-            if len(chunk) < size:
-                break
-    except (OSError, ValueError):  # ValueError: the reader was closed under us (a killed exec)
-        pass
-    finally:
-        for closing in (stream.response.close, stream.close):  # the response closes its reader, not the socket
-            with contextlib.suppress(OSError, ValueError):
-                closing()

@@ -48,10 +48,11 @@ def start_sidecars(client, sandbox_id: str, sidecars: list[Sidecar], labels: dic
 def remove_sidecars(client, sandbox_id: str) -> None:
     """Remove the sidecars and the network of one sandbox (nothing else: matched by its own label)."""
 
-    for container in client.containers.list(all=True, filters={"label": f"org.nightshift.sandbox={sandbox_id}"}):
-        if "org.nightshift.sidecar" in container.labels:
+    # the plain list (containers.list() inspects each one and raises NotFound for one the reaper removed meanwhile)
+    for container in client.api.containers(all=True, filters={"label": f"org.nightshift.sandbox={sandbox_id}"}):
+        if "org.nightshift.sidecar" in (container.get("Labels") or {}):
             with contextlib.suppress(docker.errors.NotFound):
-                container.remove(force=True, v=True)
+                client.api.remove_container(container["Id"], force=True, v=True)
     for network in client.networks.list(names=[network_name(sandbox_id)]):
         if network.attrs.get("Labels", {}).get("org.nightshift.sandbox") == sandbox_id:
             with contextlib.suppress(docker.errors.NotFound):
