@@ -94,9 +94,9 @@ def _probe(client, image_id: str, standin: StandIn) -> str:
     if standin.kind == "uv":
         out = client.containers.run(image_id, ["--version"], remove=True, network_mode="none")
         return out.decode().strip()
-    script = "command -v bash apt-get"
+    script = "command -v bash && command -v apt-get"
     if standin.kind == "python":
-        script = ("set -e; command -v python python3 pip pip3; python --version; pip --version; "
+        script = ("set -e; for c in python python3 pip pip3; do command -v $c; done; python --version; pip --version; "
                   "python -c 'import sys, ssl, sqlite3; print(sys.executable, sys.prefix)'; "
                   "python -m venv /tmp/probe-venv && /tmp/probe-venv/bin/python -m pip --version")
     try:

@@ -96,8 +96,8 @@ def _buildpack() -> StandIn:
 def _uv() -> StandIn:
     major_minor = ".".join(UV_VERSION.split(".")[:2])
     return StandIn(
-        name="ghcr.io/astral-sh/uv", kind="uv", entrypoint=["/uv"],
-        aliases=["ghcr.io/astral-sh/uv:latest", f"ghcr.io/astral-sh/uv:{UV_VERSION}",
+        name="ghcr.io/astral-sh/uv:latest", kind="uv", entrypoint=["/uv"],
+        aliases=[f"ghcr.io/astral-sh/uv:{UV_VERSION}",
                  f"ghcr.io/astral-sh/uv:{major_minor}"],
         differs=[f"uv {UV_VERSION} from the PyPI wheel (pinned): ':latest' is not the registry's newest",
                  "uv verifies TLS with its bundled roots: through a TLS-intercepting proxy, set UV_NATIVE_TLS=1"])
