@@ -59,7 +59,8 @@ def _python(minor: str) -> StandIn:
                  "PATH): pip installs into /usr/local/lib/python3.X/dist-packages, not site-packages; sys.prefix "
                  "is /usr",
                  "no python3-config (the real image has the headers; install python3-dev with apt)",
-                 f"pip {PIP_VERSION} from PyPI, not the pip version the real image was released with",
+                 f"pip {PIP_VERSION} from PyPI, not the pip version the real image was released with; python -m "
+                 "venv seeds Debian's pip (python3-pip-whl), not the real image's ensurepip one",
                  "GPG_KEY and PYTHON_SHA256 are not set: no CPython source was built or verified"])
 
 

@@ -10,6 +10,7 @@ The case pins the final image id; its starting workspace is the image's WORKDIR,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import re
@@ -67,14 +68,23 @@ def _local_id(client, name: str) -> str | None:
 
 
 def _standin(client, name: str, where: Path) -> str | None:
-    """The local stand-in for a registry name nightshift knows, built now when missing; None for other names."""
+    """The current stand-in for a registry name nightshift knows (built now when missing or out of date, a
+    no-op when its recipe is unchanged); None for other names and where a real image holds the name."""
     if find_standin(name) is None:
         return None
+    held = _local_id(client, name)
+    if held is not None and STANDIN_LABEL not in (client.images.get(held).labels or {}):
+        return held  # a real image of that name (pulled or loaded) beats any stand-in
     try:
-        return build_standin(name).image_id
+        return _built_standin(name)
     except (RuntimeError, ValueError) as exc:
         raise TaskRefused(f"{where}: {name} needs its stand-in image, and building it failed: {exc}. Fix: run "
                           f"nightshift build-image --as {name} and read its output") from exc
+
+
+@functools.cache
+def _built_standin(name: str) -> str:
+    return build_standin(name).image_id  # once per import process: every task of a suite shares it
 
 
 def _standin_record(client, image_id: str) -> dict | None:
@@ -100,7 +110,7 @@ def resolve_bases(client, dockerfile: Path, base_images: dict[str, str],
             raise TaskRefused(f"{dockerfile}: {name} uses a build argument; nightshift cannot know the image. "
                               f"Fix: write the image name in the Dockerfile")
         local = base_images.get(name, name)
-        found = _local_id(client, local) or (_standin(client, name, dockerfile) if local == name else None)
+        found = (_standin(client, name, dockerfile) if local == name else None) or _local_id(client, local)
         if found is None:
             mapped = f" (mapped to {local}, which is not on this engine either)" if local != name else ""
             raise TaskRefused(f"{dockerfile}: FROM {name}: the image is not on this docker engine{mapped}, and "
@@ -206,7 +216,7 @@ def build_environment(task: HarborTask, needs: VerifierNeeds, base_images: dict[
         name = str(task.docker_image)
         standins = {}
         local = base_images.get(name, name)
-        found = _local_id(client, local) or (_standin(client, name, task.meta_file) if local == name else None)
+        found = (_standin(client, name, task.meta_file) if local == name else None) or _local_id(client, local)
         if found is not None and (record := _standin_record(client, found)) is not None:
             standins[name] = record
         if found is None:
