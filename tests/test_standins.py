@@ -23,6 +23,7 @@ from nightshift.sandbox.standin_build import LABEL, build_standin
 from nightshift.sandbox.standins import CATALOGUE, find_standin, known_names, normalise, standin_for
 from nightshift.suites import load_cases
 from nightshift.suites.harbor import import_harbor_tasks
+from nightshift.suites.harbor.environment import resolve_bases
 from tests.sandbox_support import BACKENDS, make_backend
 
 FIXTURES = Path(__file__).parent / "fixtures" / "harbor-standins"
@@ -105,6 +106,19 @@ def test_a_name_held_by_a_real_image_is_not_retagged(client, python_standin) -> 
         assert client.images.get("nightshift-test/real:1").id == real.id
     finally:
         client.images.remove("nightshift-test/real:1")
+
+
+def test_copy_from_an_image_is_resolved_and_a_stage_is_left_alone(client, python_standin, tmp_path) -> None:
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text("FROM python:3.12-slim AS builder\nRUN true\nFROM python:3.12-slim\n"
+                          "COPY --from=builder /etc/hostname /a\nCOPY --from=0 /etc/hostname /b\n"
+                          "COPY --chown=0:0 --from=ghcr.io/astral-sh/uv:latest /uv /uvx /bin/\n")
+    used: dict[str, dict] = {}
+    text, bases = resolve_bases(client, dockerfile, {}, used)
+    uv = standin_for("ghcr.io/astral-sh/uv").name
+    assert text.count(f"FROM {python_standin.image_id}") == 2 and "USER 0:0" not in text  # stand-ins are root
+    assert "--from=builder " in text and "--from=0 " in text
+    assert f"--chown=0:0 --from={bases[uv]} /uv" in text and set(used) == {"python:3.12-slim", uv}
 
 
 @pytest.fixture(scope="module")

@@ -105,15 +105,15 @@ def resolve_bases(client, dockerfile: Path, base_images: dict[str, str],
     stages = {m[1].lower() for m in re.finditer(r"^\s*FROM\s+.*?\s+AS\s+(\S+)\s*$", text, re.I | re.M)}
     bases: dict[str, str] = {}
 
-    def local_image(name: str) -> str:
+    def local_image(name: str, how: str) -> str:
         if "$" in name:
-            raise TaskRefused(f"{dockerfile}: {name} uses a build argument; nightshift cannot know the image. "
+            raise TaskRefused(f"{dockerfile}: {how}{name} uses a build argument; nightshift cannot know the image. "
                               f"Fix: write the image name in the Dockerfile")
         local = base_images.get(name, name)
-        found = (_standin(client, name, dockerfile) if local == name else None) or _local_id(client, local)
+        found = _standin(client, local, dockerfile) or _local_id(client, local)  # a map may name a stand-in too
         if found is None:
             mapped = f" (mapped to {local}, which is not on this engine either)" if local != name else ""
-            raise TaskRefused(f"{dockerfile}: FROM {name}: the image is not on this docker engine{mapped}, and "
+            raise TaskRefused(f"{dockerfile}: {how}{name}: the image is not on this docker engine{mapped}, and "
                               f"nightshift never pulls at build time. Fix: {PROVIDE.format(name=name)}")
         if standins is not None and (record := _standin_record(client, found)) is not None:
             standins[name] = record
@@ -124,7 +124,7 @@ def resolve_bases(client, dockerfile: Path, base_images: dict[str, str],
         name, tail = match[3], match[4]
         if name.lower() in stages or name.lower() == "scratch":
             return match[0]
-        found = local_image(name)
+        found = local_image(name, "FROM ")
         # the registry images a mapped base stands in for build as root; ours defaults to uid 65534
         as_root = "\nUSER 0:0" if base_images.get(name, name) != name else ""
         return f"{match[1]}{match[2]}{found}{tail}{as_root}"
@@ -133,7 +133,7 @@ def resolve_bases(client, dockerfile: Path, base_images: dict[str, str],
         name = match[2]
         if name.lower() in stages or name.isdigit():
             return match[0]
-        return f"{match[1]}{local_image(name)}"
+        return f"{match[1]}{local_image(name, 'COPY --from=')}"
 
     return _COPY_FROM.sub(replace_copy_from, _FROM.sub(replace_from, text)), bases
 
@@ -216,7 +216,7 @@ def build_environment(task: HarborTask, needs: VerifierNeeds, base_images: dict[
         name = str(task.docker_image)
         standins = {}
         local = base_images.get(name, name)
-        found = (_standin(client, name, task.meta_file) if local == name else None) or _local_id(client, local)
+        found = _standin(client, local, task.meta_file) or _local_id(client, local)
         if found is not None and (record := _standin_record(client, found)) is not None:
             standins[name] = record
         if found is None:
