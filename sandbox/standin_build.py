@@ -103,8 +103,8 @@ def _probe(client, image_id: str, standin: StandIn) -> str:
         out = client.containers.run(image_id, ["sh", "-c", script], remove=True, network_mode="none",
                                     entrypoint=[], stderr=True)
     except docker.errors.ContainerError as exc:
-        raise RuntimeError(f"stand-in {standin.name}: the built image fails its probe ({script}): "
-                           f"{exc.stderr.decode(errors='replace') if exc.stderr else exc}") from exc
+        said = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else str(exc)
+        raise RuntimeError(f"stand-in {standin.name}: the built image fails its probe ({script}): {said}") from exc
     return out.decode().strip()
 
 
