@@ -87,11 +87,14 @@ def test_a_stand_in_is_rebuilt_only_when_its_recipe_changes(client, python_stand
     assert again.image_id == python_standin.image_id and "recipe unchanged" in capsys.readouterr().err
     uv = standin_for("ghcr.io/astral-sh/uv")
     first = build_standin("ghcr.io/astral-sh/uv")
-    changed = uv.model_copy(update={"aliases": [*uv.aliases, "nightshift-test/uv:changed"]})
+    # a changed recipe under a test name only: the real names must keep pointing at the real stand-in
+    changed = uv.model_copy(update={"name": "nightshift-test/uv:changed", "aliases": []})
     rebuilt = standin_build._build(client, changed, standin_build.image_cache(), None, force=False)
     try:
         assert rebuilt.key != first.key and rebuilt.image_id != first.image_id
         assert client.containers.run(rebuilt.image_id, ["--version"], remove=True).decode().startswith("uv 0.")
+        assert rebuilt.tagged == ["nightshift-test/uv:changed"]
+        assert client.images.get("ghcr.io/astral-sh/uv:latest").id == first.image_id
     finally:
         client.images.remove(rebuilt.tag, force=True)
         client.images.remove("nightshift-test/uv:changed", force=True)

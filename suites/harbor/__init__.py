@@ -39,6 +39,7 @@ class HarborImport:
     out: Path
     imported: list[str] = field(default_factory=list)
     refused: dict[str, str] = field(default_factory=dict)
+    standins: dict[str, str] = field(default_factory=dict)  # registry name -> id of the stand-in that met it
 
 
 def _q(value: object) -> str:
@@ -172,7 +173,7 @@ def import_harbor_tasks(source: Path, out: Path, name: str = "harbor", base_imag
     out.mkdir(parents=True, exist_ok=True)
     result = HarborImport(out=out)
     pinned: dict[str, str] = {}
-    standins: dict[str, str] = {}
+    standins = result.standins
     for folder in tasks:
         try:
             task = read_task(folder, max_steps)
