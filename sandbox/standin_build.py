@@ -155,7 +155,7 @@ def _build(client, standin: StandIn, cache: Path, base: BuiltImage | None, force
         started = time.monotonic()
         try:
             image, _ = client.images.build(path=str(context), tag=tag, rm=True, forcerm=True, pull=False,
-                                           network_mode="bridge", timeout=1800)
+                                           nocache=force, timeout=1800)
         except docker.errors.BuildError as exc:
             text = "".join(str(c.get("stream", "")) for c in exc.build_log if isinstance(c, dict))
             raise RuntimeError(f"stand-in {standin.name}: docker build failed: {exc.msg}\n{text[-2000:]}") from exc
