@@ -16,7 +16,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from nightshift.sandbox.standins import REAL_PATH, UV_VERSION, StandIn
+from nightshift.sandbox.standins import UV_VERSION, StandIn
 
 WHEELS_IN_BUILD = "/tmp/nightshift-standin-wheels"
 LOCAL_CAS = Path("/usr/local/share/ca-certificates")
@@ -98,9 +98,10 @@ def _python_steps(standin: StandIn, wheels: list[str]) -> list[str]:
     ]
 
 
-def dockerfile(standin: StandIn, root_image: str, python_version: str | None, wheels: list[str], key_hint: str,
+def dockerfile(standin: StandIn, root_image: str, python_version: str | None, wheels: list[str], key: str,
                differs: list[str], cas: list[str]) -> str:
-    """The Dockerfile text; ``key_hint`` and ``differs`` go into labels, so they are part of the content key."""
+    """The Dockerfile text. ``differs`` goes into a label, so it is part of the content key; ``key`` (a label
+    too) is computed from the text rendered with ``key=""``."""
     if standin.kind == "uv":
         lines = ["FROM scratch", "COPY uv/uv uv/uvx /"]
     else:
@@ -125,7 +126,7 @@ def dockerfile(standin: StandIn, root_image: str, python_version: str | None, wh
         lines.append(f"ENTRYPOINT {json.dumps(standin.entrypoint)}")
     if standin.cmd:
         lines.append(f"CMD {json.dumps(standin.cmd)}")
-    lines.append(_labels(standin, key_hint, differs, root_image))
+    lines.append(_labels(standin, key, differs, root_image))
     return "\n".join(lines) + "\n"
 
 
@@ -162,6 +163,3 @@ def context_hash(root: Path) -> str:
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
-
-__all__ = ["REAL_PATH", "context_hash", "dockerfile", "fetch_uv_binaries", "fetch_wheels", "local_cas",
-           "write_context"]
