@@ -95,9 +95,10 @@ def test_a_stand_in_is_rebuilt_only_when_its_recipe_changes(client, python_stand
         assert client.containers.run(rebuilt.image_id, ["--version"], remove=True).decode().startswith("uv 0.")
         assert rebuilt.tagged == ["nightshift-test/uv:changed"]
         assert client.images.get("ghcr.io/astral-sh/uv:latest").id == first.image_id
-    finally:
+    finally:  # the image cache is the machine's: leave no test build behind in it
         client.images.remove(rebuilt.tag, force=True)
         client.images.remove("nightshift-test/uv:changed", force=True)
+        (standin_build.image_cache() / "standins" / f"{rebuilt.tag.split(':', 1)[1]}.json").unlink()
 
 
 def test_a_name_held_by_a_real_image_is_not_retagged(client, python_standin) -> None:
