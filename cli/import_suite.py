@@ -41,6 +41,9 @@ def import_suite_command(args: argparse.Namespace, console: Console) -> int:
     if isinstance(refused, dict):  # an importer that imports what it can and lists the rest (harbor)
         for item, reason in sorted(refused.items()):
             console.print(f"refused {item}: {reason}", style="yellow", markup=False, highlight=False)
+        for name, image in sorted(getattr(result, "standins", {}).items()):
+            console.print(f"built on a stand-in: {name} -> {image} (what differs: case.toml [source.standins])",
+                          style="yellow", markup=False, highlight=False)
         imported = getattr(result, "imported", [])
         console.print(f"imported {len(imported)} tasks, refused {len(refused)} (listed in {out / 'suite.toml'})",
                       markup=False, highlight=False)

@@ -53,12 +53,14 @@ def build_parser() -> argparse.ArgumentParser:
     from nightshift.cli.view import add_view_command
 
     add_view_command(sub)  # view
-    from nightshift.sandbox import base_image
+    from nightshift.sandbox import base_image, standin_build
 
     image = sub.add_parser("build-image", help="build the pinned Debian sandbox base image (root): a rootfs for "
-                                                "bubblewrap and a docker image; skipped when nothing changed")
+                                                "bubblewrap and a docker image; with --as, a stand-in for a "
+                                                "registry base on top of it; skipped when nothing changed")
     base_image.add_arguments(image)
-    image.set_defaults(fn=base_image.run)
+    standin_build.add_arguments(image)
+    image.set_defaults(fn=standin_build.run)
     from nightshift.cli.docker_pool import add_docker_pool_commands
 
     add_docker_pool_commands(sub)  # docker-pool, docker-worker

@@ -39,6 +39,7 @@ class HarborImport:
     out: Path
     imported: list[str] = field(default_factory=list)
     refused: dict[str, str] = field(default_factory=dict)
+    standins: dict[str, str] = field(default_factory=dict)  # registry name -> id of the stand-in that met it
 
 
 def _q(value: object) -> str:
@@ -95,6 +96,9 @@ def _case_toml(task: HarborTask, built: BuiltEnvironment, subs: list[Substitutio
               f"python = {_q(built.python or '')}", f"uv = {_q(built.uv_version or '')}",
               f"apt_packages = {_q(built.apt_packages)}", f"wheels = {_q(built.wheels)}", "", "[source.bases]",
               *[f"{_q(name)} = {_q(image)}" for name, image in sorted(built.bases.items())]]
+    for name, used in sorted(built.standins.items()):  # which stand-in met each registry name, and how it differs
+        lines += ["", f"[source.standins.{_q(name)}]", f"standin = {_q(used['standin'])}",
+                  f"image = {_q(used['image'])}", f"differs = {_q(used['differs'])}"]
     for car in sidecars:
         lines += ["", "[[sidecars]]", f"name = {_q(car['name'])}", f"image = {_q(car['image'])}"]
         lines += [f"command = {_q(car['command'])}"] if car["command"] else []
@@ -141,12 +145,14 @@ def write_case(task: HarborTask, out: Path, base_images: dict[str, str]) -> Path
 
 
 def _suite_toml(name: str, source: Path, result: HarborImport, base_images: dict[str, str],
-                pinned: dict[str, str], max_steps: int) -> str:
+                pinned: dict[str, str], standins: dict[str, str], max_steps: int) -> str:
     about = (f"Imported from {source.name}: {len(result.imported)} Harbor/terminal-bench tasks, "
              f"{len(result.refused)} refused")
     lines = [f"name = {_q(name)}", 'version = "1"', f"description = {_q(about)}", "",
              "[harbor]", f"source = {_q(str(source))}", f"max_steps = {max_steps}", "", "[harbor.base_images]"]
     lines += [f"{_q(k)} = {{ local = {_q(v)}, id = {_q(pinned.get(k, ''))} }}" for k, v in sorted(base_images.items())]
+    lines += ["", "[harbor.standins]  # registry names met by a stand-in nightshift built (docs/SUITES.md)"]
+    lines += [f"{_q(k)} = {_q(v)}" for k, v in sorted(standins.items())]
     for task, reason in sorted(result.refused.items()):
         lines += ["", "[[refused]]", f"task = {_q(task)}", f"reason = {_q(reason)}"]
     return "\n".join(lines) + "\n"
@@ -167,6 +173,7 @@ def import_harbor_tasks(source: Path, out: Path, name: str = "harbor", base_imag
     out.mkdir(parents=True, exist_ok=True)
     result = HarborImport(out=out)
     pinned: dict[str, str] = {}
+    standins = result.standins
     for folder in tasks:
         try:
             task = read_task(folder, max_steps)
@@ -174,12 +181,14 @@ def import_harbor_tasks(source: Path, out: Path, name: str = "harbor", base_imag
             result.imported.append(task.id)
             case = (out / task.id / "case.toml").read_text()
             pinned.update({k: v for k, v in _bases(case).items() if k in base_images})
+            used = tomllib.loads(case).get("source", {}).get("standins", {})
+            standins.update({k: v["image"] for k, v in used.items()})
         except TaskRefused as exc:
             result.refused[folder.name] = str(exc)
     for stale in out.iterdir():  # cases of an earlier import that are not in this one
         if (stale / "case.toml").is_file() and stale.name not in result.imported:
             shutil.rmtree(stale)
-    (out / "suite.toml").write_text(_suite_toml(name, source, result, base_images, pinned, max_steps))
+    (out / "suite.toml").write_text(_suite_toml(name, source, result, base_images, pinned, standins, max_steps))
     return result
 
 

@@ -10,6 +10,7 @@ The case pins the final image id; its starting workspace is the image's WORKDIR,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import re
@@ -21,14 +22,19 @@ from pathlib import Path
 import docker
 
 from nightshift.sandbox.docker_engine import docker_engine
+from nightshift.sandbox.standin_build import LABEL as STANDIN_LABEL
+from nightshift.sandbox.standin_build import build_standin
+from nightshift.sandbox.standins import find_standin, known_names
 from nightshift.suites.harbor.task import HarborTask, TaskRefused
 from nightshift.suites.harbor.toolchain import fetch_uv, fetch_wheels, wheel_names
 from nightshift.suites.harbor.verifier import TOOLCHAIN, VerifierNeeds
 from nightshift.suites.loader import tree_hash
 
 _FROM = re.compile(r"^(\s*FROM\s+)((?:--\S+\s+)*)(\S+)(.*)$", re.IGNORECASE | re.MULTILINE)
+_COPY_FROM = re.compile(r"^(\s*COPY\s+(?:--\S+\s+)*?--from=)(\S+)", re.IGNORECASE | re.MULTILINE)
 PROVIDE = ("`docker pull {name}` where a registry is reachable, `docker load -i FILE` with a saved image, or map "
-           "it to a local image in the suite's base-image map (import-suite --map-image '{name}=LOCAL')")
+           "it to a local image in the suite's base-image map (import-suite --map-image '{name}=LOCAL'); "
+           "stand-ins nightshift builds itself: " + ", ".join(known_names()))
 
 
 @dataclass
@@ -41,6 +47,7 @@ class BuiltEnvironment:
     user: str
     python: str | None  # '3.11' when the image has python3
     bases: dict[str, str] = field(default_factory=dict)  # FROM name -> image id it was built on
+    standins: dict[str, dict] = field(default_factory=dict)  # FROM/COPY --from name -> the stand-in used
     wheels: list[str] = field(default_factory=list)
     uv_version: str | None = None
     apt_packages: list[str] = field(default_factory=list)
@@ -60,33 +67,75 @@ def _local_id(client, name: str) -> str | None:
         return None
 
 
-def resolve_bases(client, dockerfile: Path, base_images: dict[str, str]) -> tuple[str, dict[str, str]]:
-    """The Dockerfile with every external FROM replaced by a local image id, and that map."""
+def _standin(client, name: str, where: Path) -> str | None:
+    """The current stand-in for a registry name nightshift knows (built now when missing or out of date, a
+    no-op when its recipe is unchanged); None for other names and where a real image holds the name."""
+    if find_standin(name) is None:
+        return None
+    held = _local_id(client, name)
+    if held is not None and STANDIN_LABEL not in (client.images.get(held).labels or {}):
+        return held  # a real image of that name (pulled or loaded) beats any stand-in
+    try:
+        return _built_standin(name)
+    except (RuntimeError, ValueError) as exc:
+        raise TaskRefused(f"{where}: {name} needs its stand-in image, and building it failed: {exc}. Fix: run "
+                          f"nightshift build-image --as {name} and read its output") from exc
+
+
+@functools.cache
+def _built_standin(name: str) -> str:
+    return build_standin(name).image_id  # once per import process: every task of a suite shares it
+
+
+def _standin_record(client, image_id: str) -> dict | None:
+    labels = client.images.get(image_id).labels or {}
+    if STANDIN_LABEL not in labels:
+        return None
+    differs = [d for d in labels.get("org.nightshift.standin-differs", "").split(" | ") if d]
+    return {"standin": labels[STANDIN_LABEL], "image": image_id, "differs": differs}
+
+
+def resolve_bases(client, dockerfile: Path, base_images: dict[str, str],
+                  standins: dict[str, dict] | None = None) -> tuple[str, dict[str, str]]:
+    """The Dockerfile with every external FROM and COPY --from replaced by a local image id, and that map.
+
+    A name missing here is looked up in the suite's base-image map, then among nightshift's stand-ins (built on
+    first use); ``standins`` collects which stand-in each name used, with what it does differently."""
     text = dockerfile.read_text()
-    stages: set[str] = set()
+    stages = {m[1].lower() for m in re.finditer(r"^\s*FROM\s+.*?\s+AS\s+(\S+)\s*$", text, re.I | re.M)}
     bases: dict[str, str] = {}
 
-    def replace(match: re.Match[str]) -> str:
-        name, tail = match[3], match[4]
-        if alias := re.search(r"\s+AS\s+(\S+)", tail, re.IGNORECASE):
-            stages.add(alias[1].lower())
-        if name.lower() in stages or name.lower() == "scratch":
-            return match[0]
+    def local_image(name: str, how: str) -> str:
         if "$" in name:
-            raise TaskRefused(f"{dockerfile}: FROM {name} uses a build argument; nightshift cannot know the image. "
-                              f"Fix: write the image name in the FROM line")
+            raise TaskRefused(f"{dockerfile}: {how}{name} uses a build argument; nightshift cannot know the image. "
+                              f"Fix: write the image name in the Dockerfile")
         local = base_images.get(name, name)
-        found = _local_id(client, local)
+        found = _standin(client, local, dockerfile) or _local_id(client, local)  # a map may name a stand-in too
         if found is None:
             mapped = f" (mapped to {local}, which is not on this engine either)" if local != name else ""
-            raise TaskRefused(f"{dockerfile}: FROM {name}: the image is not on this docker engine{mapped}, and "
+            raise TaskRefused(f"{dockerfile}: {how}{name}: the image is not on this docker engine{mapped}, and "
                               f"nightshift never pulls at build time. Fix: {PROVIDE.format(name=name)}")
+        if standins is not None and (record := _standin_record(client, found)) is not None:
+            standins[name] = record
         bases[name] = found
-        # the registry images a local base stands in for build as root; ours defaults to uid 65534
-        as_root = "\nUSER 0:0" if local != name else ""
+        return found
+
+    def replace_from(match: re.Match[str]) -> str:
+        name, tail = match[3], match[4]
+        if name.lower() in stages or name.lower() == "scratch":
+            return match[0]
+        found = local_image(name, "FROM ")
+        # the registry images a mapped base stands in for build as root; ours defaults to uid 65534
+        as_root = "\nUSER 0:0" if base_images.get(name, name) != name else ""
         return f"{match[1]}{match[2]}{found}{tail}{as_root}"
 
-    return _FROM.sub(replace, text), bases
+    def replace_copy_from(match: re.Match[str]) -> str:
+        name = match[2]
+        if name.lower() in stages or name.isdigit():
+            return match[0]
+        return f"{match[1]}{local_image(name, 'COPY --from=')}"
+
+    return _COPY_FROM.sub(replace_copy_from, _FROM.sub(replace_from, text)), bases
 
 
 def _build(client, context: Path, dockerfile_text: str, tag: str, timeout_s: float, where: str) -> str:
@@ -157,14 +206,19 @@ def build_environment(task: HarborTask, needs: VerifierNeeds, base_images: dict[
     """Build (or reuse) the task image and its verifier layer; refusals name the file and the fix."""
     client = docker_client()
     if task.dockerfile is not None:
-        text, bases = resolve_bases(client, task.dockerfile, base_images)
+        standins: dict[str, dict] = {}
+        text, bases = resolve_bases(client, task.dockerfile, base_images, standins)
         key = hashlib.sha256((text + tree_hash(task.context)).encode()).hexdigest()[:16]
         where = str(task.dockerfile)
         task_image = _build(client, task.context, text, f"nightshift-harbor/{task.id}:{key}", task.build_timeout_s,
                             where)
     else:
         name = str(task.docker_image)
-        found = _local_id(client, base_images.get(name, name))
+        standins = {}
+        local = base_images.get(name, name)
+        found = _standin(client, local, task.meta_file) or _local_id(client, local)
+        if found is not None and (record := _standin_record(client, found)) is not None:
+            standins[name] = record
         if found is None:
             raise TaskRefused(f"{task.meta_file} [environment] field 'docker_image' = {name!r}: not on this docker "
                               f"engine. Fix: {PROVIDE.format(name=name)}")
@@ -173,7 +227,7 @@ def build_environment(task: HarborTask, needs: VerifierNeeds, base_images: dict[
     workdir = (config.get("WorkingDir") or "").rstrip("/") or "/app"
     python = _python_version(client, task_image)
     built = BuiltEnvironment(task_image=task_image, image=task_image, workdir=workdir,
-                             user=str(config.get("User") or "root"), python=python, bases=bases)
+                             user=str(config.get("User") or "root"), python=python, bases=bases, standins=standins)
     if needs.needs_layer:
         built.image = _verifier_layer(client, task, task_image, needs, python, built)
     return built
