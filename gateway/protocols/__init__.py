@@ -1,0 +1,24 @@
+"""Wire protocols: how an agent talks to a model (Chat Completions, Responses, Anthropic Messages).
+
+Each is a translation to and from the Chat Completions shape the gateway sends, so quota, limits,
+accounting and the trajectory stay one path whatever protocol the agent speaks (harnesses/proxy.py) or the
+simulator is asked in (simulator/server.py). Translating must not send anything: no I/O here.
+"""
+
+from nightshift.gateway.protocols.base import (
+    ErrorShape,
+    Failure,
+    ProviderToolRefused,
+    TranslationRefused,
+    Unexpressible,
+    WireProtocol,
+)
+from nightshift.gateway.protocols.chat import ChatProtocol
+from nightshift.gateway.protocols.messages import MessagesProtocol
+from nightshift.gateway.protocols.responses import ResponsesProtocol
+
+CHAT, RESPONSES, MESSAGES = ChatProtocol(), ResponsesProtocol(), MessagesProtocol()
+PROTOCOLS: dict[str, WireProtocol] = {p.name: p for p in (CHAT, RESPONSES, MESSAGES)}
+
+__all__ = ["CHAT", "MESSAGES", "PROTOCOLS", "RESPONSES", "ChatProtocol", "ErrorShape", "Failure", "MessagesProtocol",
+           "ProviderToolRefused", "ResponsesProtocol", "TranslationRefused", "Unexpressible", "WireProtocol"]
