@@ -172,7 +172,7 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
         def record(status: int, completion_tokens: int = 0, charged: int = 0, fault: str | None = None) -> None:
             log.record(key=key, model=model, seed=seed if seed is not None else 0, case_id=case_id,
                        prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, status=status,
-                       charged_tokens=charged, **({"fault": fault} if fault else {}))
+                       charged_tokens=charged, fault=fault, protocol=protocol.name)
 
         def headers_of(extra: dict[str, str] | None) -> dict[str, str]:
             out = {"x-request-id": f"req_{uuid.uuid4().hex}", **(extra or {})}

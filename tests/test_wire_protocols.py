@@ -51,13 +51,14 @@ def case(builtin_cases):
 class Trial:
     """One trial's proxy in front of the simulator, as a command harness runs it (max_calls model calls)."""
 
-    def __init__(self, url: str, folder: Path, max_calls: int):
+    def __init__(self, url: str, folder: Path, max_calls: int, upstream: str = "chat", seed: int = SEED):
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
-        self.session = ModelGateway.from_settings(url, "sk-night", ModelEndpoint(prices=PRICES)).session()
+        self.gateway = ModelGateway.from_settings(url, "sk-night", ModelEndpoint(prices=PRICES, protocol=upstream))
+        self.session = self.gateway.session()
         self.guard = LimitGuard(TrialLimits(max_calls=max_calls, wall_clock_s=120), self.session)
         self.log = TrajectoryLog(folder / "trajectory.jsonl")
-        self.proxy = ModelProxy(folder / "model.sock", os.getuid(), self.session, self.guard, MODEL, SEED, TOKEN,
+        self.proxy = ModelProxy(folder / "model.sock", os.getuid(), self.session, self.guard, MODEL, seed, TOKEN,
                                 self.log)
 
     def __enter__(self) -> Trial:
@@ -181,9 +182,9 @@ def anthropic_agent(trial: Trial, instruction: str) -> Iterator[tuple[str, str, 
 AGENTS = {"chat": chat_agent, "responses": responses_agent, "anthropic": anthropic_agent}
 
 
-def run_agent(protocol: str, url: str, folder: Path, instruction: str, max_calls: int
+def run_agent(protocol: str, url: str, folder: Path, instruction: str, max_calls: int, **trial_settings: Any
               ) -> tuple[Trial, list[tuple[str, str, str]], Exception]:
-    with Trial(url, folder, max_calls) as trial:
+    with Trial(url, folder, max_calls, **trial_settings) as trial:
         calls: list[tuple[str, str, str]] = []
         with pytest.raises(Exception) as ended:
             for call in AGENTS[protocol](trial, instruction):
@@ -299,3 +300,22 @@ def test_the_simulator_speaks_each_protocol_and_fails_in_its_shape(sims, case) -
         openai.OpenAI(base_url=sims["overloaded"], api_key="sk-o", max_retries=0).responses.create(
             model=MODEL, input="hi")
     assert busy.value.status_code == 503
+
+
+def test_the_nights_endpoint_may_speak_responses_or_anthropic(sims, case, tmp_path) -> None:
+    """model.protocol: the gateway's chat-shaped calls reach the endpoint as Responses or Messages requests, and an
+    Anthropic agent plays the same trial over each. Neither protocol carries a seed, so all three run unseeded."""
+    stats = sims["healthy"].removesuffix("/v1") + "/sim/stats"
+    before = httpx.get(stats).json()["by_protocol"]
+    played = {}
+    for upstream in ("chat", "responses", "anthropic"):
+        trial, calls, error = run_agent("anthropic", sims["healthy"], tmp_path / upstream, case.instruction,
+                                        max_calls=3, upstream=upstream, seed=0)
+        assert isinstance(error, anthropic.PermissionDeniedError) and len(calls) == 3, (upstream, error)
+        assert trial.session.summary()["calls"] == 3 and trial.session.input_tokens > 0, upstream
+        assert trial.gateway.resolve_model_version(MODEL) == f"{MODEL}-2026-11-01"
+        played[upstream] = calls
+    assert played["responses"] == played["anthropic"] == played["chat"]
+    after = httpx.get(stats).json()["by_protocol"]
+    for upstream in ("responses", "anthropic"):  # three trial calls and the version check's one
+        assert after.get(upstream, 0) - before.get(upstream, 0) == 4, (before, after)
