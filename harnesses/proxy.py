@@ -43,6 +43,7 @@ from nightshift.gateway.protocols import (
     ProviderToolRefused,
     TranslationRefused,
     WireProtocol,
+    replay,
 )
 from nightshift.gateway.usage import prompt_chars
 from nightshift.harnesses.limits import LimitGuard
@@ -238,7 +239,7 @@ class ModelProxy:
         if protocol is RESPONSES:
             self._keep(reply["id"], RESPONSES.history(body, chat, completion))
         if body.get("stream") is True:
-            return StreamingResponse(protocol.stream(reply, body), media_type="text/event-stream",
+            return StreamingResponse(replay(protocol.stream(reply, body)), media_type="text/event-stream",
                                      headers={"cache-control": "no-cache"})
         return JSONResponse(reply)
 

@@ -33,6 +33,7 @@ from nightshift.gateway.protocols import (
     ProviderToolRefused,
     TranslationRefused,
     WireProtocol,
+    replay,
 )
 from nightshift.simulator.cases import CaseIndex, message_text
 from nightshift.simulator.config import SimulatorConfig
@@ -229,7 +230,7 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
                                         "text/event-stream" if streamed else "application/json")
         record(200, completion_tokens, charged=estimate)
         if streamed:
-            return StreamingResponse(protocol.stream(reply, wire), media_type="text/event-stream",
+            return StreamingResponse(replay(protocol.stream(reply, wire)), media_type="text/event-stream",
                                      headers={**headers_of(decision.headers), "cache-control": "no-cache"})
         return JSONResponse(reply, status_code=200, headers=headers_of(decision.headers))
 

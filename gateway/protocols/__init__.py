@@ -12,6 +12,7 @@ from nightshift.gateway.protocols.base import (
     TranslationRefused,
     Unexpressible,
     WireProtocol,
+    replay,
 )
 from nightshift.gateway.protocols.chat import ChatProtocol
 from nightshift.gateway.protocols.messages import MessagesProtocol
@@ -21,4 +22,4 @@ CHAT, RESPONSES, MESSAGES = ChatProtocol(), ResponsesProtocol(), MessagesProtoco
 PROTOCOLS: dict[str, WireProtocol] = {p.name: p for p in (CHAT, RESPONSES, MESSAGES)}
 
 __all__ = ["CHAT", "MESSAGES", "PROTOCOLS", "RESPONSES", "ChatProtocol", "ErrorShape", "Failure", "MessagesProtocol",
-           "ProviderToolRefused", "ResponsesProtocol", "TranslationRefused", "Unexpressible", "WireProtocol"]
+           "ProviderToolRefused", "ResponsesProtocol", "TranslationRefused", "Unexpressible", "WireProtocol", "replay"]
