@@ -81,13 +81,15 @@ def chunks(text: str, size: int = TEXT_CHUNK) -> Iterator[str]:
 def choice_of(completion: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     """The first choice's message and finish reason of a chat completion."""
     choices = completion.get("choices") or [{}]
-    first = choices[0] if isinstance(choices[0], dict) else {}
-    message = first.get("message") if isinstance(first.get("message"), dict) else {}
-    return message, first.get("finish_reason")
+    first: dict[str, Any] = choices[0] if isinstance(choices[0], dict) else {}
+    message = first.get("message")
+    return (message if isinstance(message, dict) else {}), first.get("finish_reason")
 
 
 def usage_of(completion: dict[str, Any]) -> tuple[int, int]:
-    usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
+    usage = completion.get("usage")
+    if not isinstance(usage, dict):
+        return 0, 0
     return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
 
 

@@ -97,7 +97,8 @@ def _tool_choice(choice: object) -> tuple[object, bool | None]:
 
 
 def _image(block: dict[str, Any], field: str) -> dict[str, Any]:
-    source = block.get("source") if isinstance(block.get("source"), dict) else {}
+    given = block.get("source")
+    source: dict[str, Any] = given if isinstance(given, dict) else {}
     if source.get("type") == "base64":
         url = f"data:{source.get('media_type')};base64,{source.get('data')}"
     elif source.get("type") == "url":

@@ -132,7 +132,7 @@ def chat_to_messages(body: dict[str, Any]) -> dict[str, Any]:
             result = {"type": "tool_result", "tool_use_id": message.get("tool_call_id"), "content": _text(content)}
             add("user", [result])
         elif role == "assistant":
-            blocks = [{"type": "text", "text": _text(content)}] if _text(content) else []
+            blocks: list[dict[str, Any]] = [{"type": "text", "text": _text(content)}] if _text(content) else []
             blocks += [{"type": "tool_use", "id": c.get("id"), "name": (c.get("function") or {}).get("name"),
                         "input": arguments_object((c.get("function") or {}).get("arguments"))}
                        for c in message.get("tool_calls") or []]
