@@ -1,6 +1,6 @@
 """Per-call cost of the model proxy in each wire protocol, against the gateway called directly.
 
-    .venv/bin/python -m bench.protocol_bench --calls 300
+    .venv/bin/python -m bench.protocol_bench --calls 500
 
 One simulator (latency 0, no quota to speak of), one trial's ModelProxy on a unix socket (no sandbox: this
 measures the proxy and its translation, not the relay; bench/proxy_bench.py measures the sandbox hop), and
@@ -15,12 +15,14 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.experiment.config import ModelEndpoint
 from nightshift.gateway import ModelGateway
 from nightshift.harnesses.limits import LimitGuard, TrialLimits
@@ -69,10 +71,11 @@ def measure(calls: int) -> dict[str, list[float]]:
     return {mode: values[len(values) // 20:] for mode, values in times.items()}
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=300)
-    args = parser.parse_args()
+    parser.add_argument("--calls", type=int, default=300, help="calls per mode")
+    add_smoke(parser, calls=20)
+    args = apply_smoke(parser.parse_args())
     times = measure(args.calls)
     base = statistics.median(times["direct"]) * 1000
     rows = [{"mode": mode, "p50_ms": round(statistics.median(v) * 1000, 2), "p90_ms": round(pct(v, 90) * 1000, 2),
@@ -82,7 +85,8 @@ def main() -> None:
     for row in rows:
         print(f"| {row['mode']} | {row['p50_ms']} | {row['p90_ms']} | {row['added_p50_ms']} |")
     print(json.dumps(rows))
+    return judged(args, 0)  # no target: the figures are recorded in docs/BENCHMARKS.md
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
