@@ -12,7 +12,7 @@ import httpx
 
 from nightshift.experiment.config import Experiment, ExperimentError
 from nightshift.flows.endpoint import api_key
-from nightshift.gateway.protocols.upstream import ANTHROPIC_VERSION
+from nightshift.protocols.upstream import ANTHROPIC_VERSION
 
 TIMEOUT_S = 5.0
 

@@ -26,11 +26,11 @@ from nightshift.experiment.config import ModelEndpoint
 from nightshift.gateway.buckets import Quota, QuotaGate
 from nightshift.gateway.fleet import FleetBuckets, fleet_id
 from nightshift.gateway.headers import RateLimitHeaders
-from nightshift.gateway.protocols import TranslationRefused
-from nightshift.gateway.protocols.upstream import UPSTREAMS
 from nightshift.gateway.retry import BackoffWait, failure_kind, is_retryable, too_large
 from nightshift.gateway.slots import api_slot
 from nightshift.gateway.usage import Price, TokenEstimator, cost_usd, prompt_chars
+from nightshift.protocols import TranslationRefused
+from nightshift.protocols.upstream import UPSTREAMS
 
 log = logging.getLogger("nightshift.gateway")
 FORWARDED_FIELDS = ("model", "messages", "tools", "tool_choice", "temperature", "top_p", "seed", "max_tokens",

@@ -3,7 +3,7 @@
 A command harness's agent reaches the model only through it (harnesses/relay.py carries its loopback
 connection out of the sandbox). It speaks three wire protocols to the agent: Chat Completions
 (``/v1/chat/completions``), OpenAI Responses (``/v1/responses``) and Anthropic Messages (``/v1/messages``,
-``/v1/messages/count_tokens``). Each request is translated to one chat body (gateway/protocols/) and takes
+``/v1/messages/count_tokens``). Each request is translated to one chat body (protocols/) and takes
 the one path after that: the per-trial token (worth nothing outside this trial, as a bearer token or
 ``x-api-key``), the model the variant pins, the trial's limits (LimitGuard), the process's GatewaySession
 (the same quota, retries, 429 handling and accounting as the reference loop, with the trial's seed added
@@ -35,7 +35,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from nightshift.errors import GatewayError, LimitReached, RequestRejected
 from nightshift.gateway import GatewaySession
-from nightshift.gateway.protocols import (
+from nightshift.gateway.usage import prompt_chars
+from nightshift.harnesses.limits import LimitGuard
+from nightshift.protocols import (
     CHAT,
     MESSAGES,
     RESPONSES,
@@ -45,8 +47,6 @@ from nightshift.gateway.protocols import (
     WireProtocol,
     replay,
 )
-from nightshift.gateway.usage import prompt_chars
-from nightshift.harnesses.limits import LimitGuard
 from nightshift.trajectory import TrajectoryLog
 
 KEPT_RESPONSES = 256  # Responses conversations a trial may continue by previous_response_id

@@ -17,7 +17,7 @@ from typing import cast
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
-from nightshift.gateway.protocols import Failure, WireProtocol
+from nightshift.protocols import Failure, WireProtocol
 from nightshift.simulator.config import FaultKind
 
 SERVER_ERROR = {"500": "The server had an error while processing your request. Sorry about that!",

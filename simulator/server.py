@@ -2,7 +2,7 @@
 
 Routes: ``GET /v1/models``, ``POST /v1/chat/completions``, ``POST /v1/responses`` (OpenAI Responses),
 ``POST /v1/messages`` and ``/v1/messages/count_tokens`` (Anthropic), and ``GET /sim/stats``. A Responses or
-Messages request is read through the same translation the model proxy uses (gateway/protocols/), so all three
+Messages request is read through the same translation the model proxy uses (protocols/), so all three
 take one path: API key (401; a bearer token or ``x-api-key``), body checks (400), model (404), rate limits per
 key (429 with Retry-After), latency, fault injection (simulator/faults.py), then the policy's reply, as JSON
 or as the protocol's stream (``stream: true``). Errors take each protocol's shape: OpenAI's ``{"error": ...}``,
@@ -25,7 +25,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from nightshift.gateway.protocols import (
+from nightshift.protocols import (
     CHAT,
     MESSAGES,
     RESPONSES,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from nightshift.gateway.protocols import MESSAGES, RESPONSES, ProviderToolRefused, Unexpressible
-from nightshift.gateway.protocols.upstream import (
+from nightshift.protocols import MESSAGES, RESPONSES, ProviderToolRefused, Unexpressible
+from nightshift.protocols.upstream import (
     chat_to_messages,
     chat_to_responses,
     messages_to_chat,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from nightshift.gateway.protocols.base import WireProtocol, choice_of, chunks, sse
+from nightshift.protocols.base import WireProtocol, choice_of, chunks, sse
 
 STREAM_ONLY = ("stream", "stream_options")
 

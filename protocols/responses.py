@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from nightshift.gateway.protocols.base import (
+from nightshift.protocols.base import (
     ProviderToolRefused,
     Unexpressible,
     WireProtocol,

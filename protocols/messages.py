@@ -17,7 +17,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from nightshift.gateway.protocols.base import (
+from nightshift.protocols.base import (
     ErrorShape,
     Failure,
     ProviderToolRefused,

@@ -5,7 +5,7 @@ accounting and the trajectory stay one path whatever protocol the agent speaks (
 simulator is asked in (simulator/server.py). Translating must not send anything: no I/O here.
 """
 
-from nightshift.gateway.protocols.base import (
+from nightshift.protocols.base import (
     ErrorShape,
     Failure,
     ProviderToolRefused,
@@ -14,9 +14,9 @@ from nightshift.gateway.protocols.base import (
     WireProtocol,
     replay,
 )
-from nightshift.gateway.protocols.chat import ChatProtocol
-from nightshift.gateway.protocols.messages import MessagesProtocol
-from nightshift.gateway.protocols.responses import ResponsesProtocol
+from nightshift.protocols.chat import ChatProtocol
+from nightshift.protocols.messages import MessagesProtocol
+from nightshift.protocols.responses import ResponsesProtocol
 
 CHAT, RESPONSES, MESSAGES = ChatProtocol(), ResponsesProtocol(), MessagesProtocol()
 PROTOCOLS: dict[str, WireProtocol] = {p.name: p for p in (CHAT, RESPONSES, MESSAGES)}

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from nightshift.gateway.protocols.base import Unexpressible, arguments_object, new_id
+from nightshift.protocols.base import Unexpressible, arguments_object, new_id
 
 ANTHROPIC_VERSION = "2023-06-01"
 NO_COUNTERPART = ("logit_bias", "logprobs", "top_logprobs", "presence_penalty", "frequency_penalty")
