@@ -190,6 +190,9 @@ class ModelProxy:
         except TranslationRefused as refused:
             return body, None, self._refuse(protocol, Failure.invalid_request, str(refused), "unsupported_feature",
                                             refused.param, body=body)
+        except (TypeError, AttributeError, KeyError) as exc:  # a body of the wrong shape somewhere deep in it
+            return body, None, self._refuse(protocol, Failure.invalid_request, f"the request does not fit the "
+                                            f"{protocol.name} protocol ({type(exc).__name__}: {exc})", body=body)
         problem = self._check(chat)
         if problem:
             return body, None, self._refuse(protocol, Failure.invalid_request, problem, body=body)
