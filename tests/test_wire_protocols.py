@@ -38,7 +38,8 @@ SCHEMAS = {"bash": {"type": "object", "properties": {"command": {"type": "string
 def sims() -> Iterator[dict[str, str]]:
     specs = {"healthy": (SimulatorConfig(latency_ms=1), [BUILTIN], None),
              "tight": (SimulatorConfig(latency_ms=1, requests_per_minute=1), [BUILTIN], None),
-             "overloaded": (SimulatorConfig(latency_ms=1, faults={"503": 1.0}), [BUILTIN], None)}
+             "overloaded": (SimulatorConfig(latency_ms=1, faults={"503": 1.0}), [BUILTIN], None),
+             "hanging": (SimulatorConfig(latency_ms=1, faults={"timeout": 1.0}, hang_s=3), [BUILTIN], None)}
     with running_simulators(specs) as urls:
         yield urls
 
@@ -263,7 +264,7 @@ def test_refusals_come_in_each_protocols_shape_and_are_recorded(sims, case, tmp_
 
 def test_the_simulator_speaks_each_protocol_and_fails_in_its_shape(sims, case) -> None:
     """Straight to the simulator: each SDK gets the same reply as chat (temperature honoured), a 429 with
-    Retry-After as its RateLimitError, and an overload as OpenAI's 503 or Anthropic's 529."""
+    Retry-After as its RateLimitError, an overload as OpenAI's 503 or Anthropic's 529, a hang as its timeout."""
     oa = openai.OpenAI(base_url=sims["healthy"], api_key="sk-a", max_retries=0)
     an = anthropic.Anthropic(base_url=sims["healthy"].removesuffix("/v1"), api_key="sk-a", max_retries=0)
     tools = [{"type": "function", "function": {"name": n, "parameters": s}} for n, s in SCHEMAS.items()]
@@ -300,6 +301,12 @@ def test_the_simulator_speaks_each_protocol_and_fails_in_its_shape(sims, case) -
         openai.OpenAI(base_url=sims["overloaded"], api_key="sk-o", max_retries=0).responses.create(
             model=MODEL, input="hi")
     assert busy.value.status_code == 503
+    with pytest.raises(openai.APITimeoutError):
+        openai.OpenAI(base_url=sims["hanging"], api_key="sk-h", max_retries=0, timeout=0.3).responses.create(
+            model=MODEL, input="hi", stream=True)
+    with pytest.raises(anthropic.APITimeoutError):
+        anthropic.Anthropic(base_url=sims["hanging"].removesuffix("/v1"), api_key="sk-h", max_retries=0, timeout=0.3
+                            ).messages.create(model=MODEL, max_tokens=5, messages=[{"role": "user", "content": "hi"}])
 
 
 def test_the_nights_endpoint_may_speak_responses_or_anthropic(sims, case, tmp_path) -> None:
