@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from nightshift.gateway.headers import RateLimitHeaders
 from nightshift.protocols import MESSAGES, RESPONSES, ProviderToolRefused, Unexpressible
 from nightshift.protocols.upstream import (
     chat_to_messages,
@@ -121,3 +122,12 @@ def test_endpoint_replies_read_back_as_chat_completions() -> None:
         chat_to_messages({**CHAT, "response_format": {"type": "json_object"}})
     with pytest.raises(Unexpressible):
         chat_to_responses({**CHAT, "n": 2})
+
+
+def test_anthropic_quota_headers_teach_the_gate_as_openai_ones_do() -> None:
+    parsed = RateLimitHeaders.parse({"anthropic-ratelimit-requests-limit": "50", "anthropic-ratelimit-tokens-limit":
+                                     "40000", "anthropic-ratelimit-tokens-remaining": "0", "retry-after": "2"})
+    assert (parsed.limit_requests, parsed.limit_tokens, parsed.remaining_tokens) == (50, 40000, 0)
+    assert parsed.remaining_requests is None and parsed.retry_after_s == 2
+    both = RateLimitHeaders.parse({"x-ratelimit-limit-requests": "600", "anthropic-ratelimit-requests-limit": "50"})
+    assert both.limit_requests == 600  # OpenAI's names win where both are sent
