@@ -42,6 +42,7 @@ def check_command(args: argparse.Namespace) -> int:
         shown = f" ({where})" if where and where != kind else ""
         say(f"  variant {variant.name}: model {variant.model}, harness {kind}{shown}", markup=False, highlight=False,
             soft_wrap=True)
-    say(f"  sandbox {exp.sandbox.backend}; endpoint {exp.model.base_url or 'the embedded simulator'}",
+    protocol = "" if exp.model.protocol == "chat" else f" (protocol {exp.model.protocol})"
+    say(f"  sandbox {exp.sandbox.backend}; endpoint {exp.model.base_url or 'the embedded simulator'}{protocol}",
         markup=False, highlight=False, soft_wrap=True)
     return 0

@@ -21,7 +21,8 @@ from nightshift.experiment.manifest import RunManifest
 
 GUARDED = ("model_version", "sandbox_identity", "sandbox_limits", "suite_hash", "cases", "seeds", "grader_version",
            "metrics")
-NOTED = ("harnesses", "metric_sets", "code_version", "packages", "python", "hidden_seed", "suite_validation")
+NOTED = ("harnesses", "endpoint_protocol", "metric_sets", "code_version", "packages", "python", "hidden_seed",
+         "suite_validation")
 
 
 class NotComparable(ConfigurationError, ValueError):

@@ -119,6 +119,11 @@ class ModelEndpoint(_Strict):
                                           "each trial holds one slot while it calls the model (created with "
                                           "'concurrency' slots if missing; lower it in the UI to throttle). "
                                           "Unset: no Prefect limit (the gateway still shapes every request).")
+    protocol: Literal["chat", "responses", "anthropic"] = Field(
+        "chat", description="Wire protocol of the endpoint at base_url: 'chat' (OpenAI Chat Completions), "
+        "'responses' (OpenAI Responses) or 'anthropic' (Anthropic Messages; the key goes in x-api-key). Whatever "
+        "it is, agents in the sandbox may speak any of the three to the proxy (docs/GATEWAY.md). Pinned in the "
+        "manifest.")
     prices: dict[str, ModelPrice] = Field({}, description="Price per model name (a variant's model or the "
                                           "served version), for each trial's cost_usd; unpriced models cost 0.")
     simulator: SimulatorSettings = SimulatorSettings()

@@ -42,6 +42,8 @@ class RunManifest(BaseModel):
     harnesses: dict[str, dict[str, Any]] = Field({}, description="Harness identity by variant name: kind, entrypoint, "
                                        "settings, version or content hash; install, run and derived image id.")
     endpoint: str
+    endpoint_protocol: str = Field("chat", description="The wire protocol the gateway spoke to the endpoint "
+                                   "(model.protocol): chat, responses or anthropic.")
     sandbox_backend: str
     sandbox_image: str
     sandbox_identity: str = Field(description="Image digest / id, or the bubblewrap root's content identity.")
@@ -144,7 +146,8 @@ def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPi
     return RunManifest(
         experiment=exp.name, variants={v.name: v.model_dump() for v in exp.variants}, models=models,
         harnesses=harnesses or {},
-        endpoint=endpoint, sandbox_backend=exp.sandbox.backend, sandbox_image=exp.sandbox.image,
+        endpoint=endpoint, endpoint_protocol=exp.model.protocol, sandbox_backend=exp.sandbox.backend,
+        sandbox_image=exp.sandbox.image,
         sandbox_identity=sandbox_identity, sandbox_limits=exp.sandbox.limits.model_dump(),
         suite_hash=suite_hash(cases), cases={c.id: c.content_hash for c in cases}, seeds=exp.seeds,
         hidden_seed=night_seed(exp.name, exp.hidden_seed), suite_validation=suite_validation or {},

@@ -12,6 +12,7 @@ import httpx
 
 from nightshift.experiment.config import Experiment, ExperimentError
 from nightshift.flows.endpoint import api_key
+from nightshift.protocols.upstream import ANTHROPIC_VERSION
 
 TIMEOUT_S = 5.0
 
@@ -28,7 +29,9 @@ def check_endpoint(exp: Experiment, path: Path) -> None:
                               "with the endpoint's API key")
     url = exp.model.base_url.rstrip("/") + "/models"
     try:
-        reply = httpx.get(url, headers={"Authorization": f"Bearer {key}"}, timeout=TIMEOUT_S)
+        headers = ({"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION} if exp.model.protocol == "anthropic"
+                   else {"Authorization": f"Bearer {key}"})
+        reply = httpx.get(url, headers=headers, timeout=TIMEOUT_S)
     except httpx.HTTPError as exc:
         raise ExperimentError(f"{path}: field 'model.base_url': nothing answers at {url} "
                               f"({type(exc).__name__}: {exc}); check the host, port and path (…/v1)") from None

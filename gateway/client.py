@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import openai
+from openai.types.chat import ChatCompletion
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from nightshift.errors import GatewayError, RequestRejected
@@ -27,6 +29,8 @@ from nightshift.gateway.headers import RateLimitHeaders
 from nightshift.gateway.retry import BackoffWait, failure_kind, is_retryable, too_large
 from nightshift.gateway.slots import api_slot
 from nightshift.gateway.usage import Price, TokenEstimator, cost_usd, prompt_chars
+from nightshift.protocols import TranslationRefused
+from nightshift.protocols.upstream import UPSTREAMS
 
 log = logging.getLogger("nightshift.gateway")
 FORWARDED_FIELDS = ("model", "messages", "tools", "tool_choice", "temperature", "top_p", "seed", "max_tokens",
@@ -41,9 +45,17 @@ class ModelGateway:
     def __init__(self, base_url: str, api_key: str, max_retries: int = 6, timeout_s: float = 120,
                  backoff: BackoffWait | None = None, quota: Quota | None = None,
                  prices: Mapping[str, Price] | None = None, concurrency_limit: str | None = None,
-                 concurrency_slots: int = 32, quota_store: str | None = None):
+                 concurrency_slots: int = 32, quota_store: str | None = None, protocol: str = "chat"):
         # the SDK's own retries are off: tenacity retries here so every wait is counted and shaped
         self.client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=timeout_s)
+        # an endpoint of another wire protocol gets the same chat-shaped calls, translated on the wire
+        self.protocol = protocol
+        self.upstream = UPSTREAMS.get(protocol)
+        self.wire_headers: dict[str, Any] = {}
+        if protocol == "anthropic":  # its key goes in x-api-key, not as a bearer token
+            self.wire_headers = {"Authorization": openai.Omit(), "x-api-key": api_key}
+        if self.upstream is not None:
+            self.wire_headers.update(self.upstream.headers)
         self._secret = api_key
         self.max_retries = max_retries
         self.backoff = backoff or BackoffWait()
@@ -63,7 +75,7 @@ class ModelGateway:
         quota = Quota(settings.requests_per_minute, settings.tokens_per_minute, settings.share)
         return cls(base_url, api_key, max_retries=settings.max_retries, timeout_s=settings.timeout_s,
                    quota=quota, prices=settings.prices, concurrency_limit=settings.concurrency_limit,
-                   concurrency_slots=concurrency_slots, quota_store=settings.quota_store)
+                   concurrency_slots=concurrency_slots, quota_store=settings.quota_store, protocol=settings.protocol)
 
     def session(self) -> GatewaySession:
         return GatewaySession(self)
@@ -76,7 +88,7 @@ class ModelGateway:
         """The version the endpoint really serves for ``model``: checked in /v1/models, read from a reply.
         The reply's headers also teach the quota gate a quota the experiment did not state."""
         session = self.session()
-        listed = {m.id for m in session.call(self.client.models.list)}
+        listed = {m.id for m in session.call(self.client.models.list, extra_headers=self.wire_headers)}
         if model not in listed:
             raise GatewayError(f"model {model!r} is not served by {self.client.base_url} "
                                f"(it lists {sorted(listed)[:10]}); fix the variant's 'model' field")
@@ -153,7 +165,8 @@ class GatewaySession:
                     return fn(**kwargs)
         except (openai.OpenAIError, ValueError) as exc:
             attempts = retrying.statistics.get("attempt_number", 1)
-            rejected = too_large(exc) or isinstance(exc, openai.BadRequestError | openai.UnprocessableEntityError)
+            rejected = too_large(exc) or isinstance(exc, openai.BadRequestError | openai.UnprocessableEntityError
+                                                    | TranslationRefused)
             raise (RequestRejected if rejected else GatewayError)(self.gateway.scrub(
                 f"model call failed after {attempts} attempt(s), last: {failure_kind(exc)} "
                 f"({type(exc).__name__}: {str(exc)[:200]})")) from exc
@@ -187,7 +200,7 @@ class GatewaySession:
         """Send one request and read its reply (quota headers learned, 429 pause started)."""
         gw = self.gateway
         try:
-            raw = gw.client.chat.completions.with_raw_response.create(**kwargs)
+            raw = self._post(kwargs)
         except openai.APIStatusError as exc:
             headers = RateLimitHeaders.parse(exc.response.headers)
             if isinstance(exc, openai.RateLimitError) and not too_large(exc):
@@ -199,11 +212,22 @@ class GatewaySession:
                 gw.gate.observe(headers)
             raise
         gw.gate.observe(RateLimitHeaders.parse(raw.headers))
-        response = raw.parse()  # a truncated or malformed body raises here, and is retried
+        # a truncated or malformed body raises here, and is retried
+        response = raw.parse() if gw.upstream is None else ChatCompletion.model_validate(
+            gw.upstream.to_chat(raw.json()))
         if response.usage:
             gw.gate.settle(estimate, response.usage.prompt_tokens + max_tokens)
             gw.estimator.learn(chars, response.usage.prompt_tokens)
         return response
+
+    def _post(self, kwargs: dict) -> Any:
+        """One request in the endpoint's protocol; the raw response (its headers are read before its body)."""
+        gw = self.gateway
+        if gw.upstream is None:
+            return gw.client.chat.completions.with_raw_response.create(**kwargs)
+        body = gw.upstream.to_wire({k: v for k, v in kwargs.items() if v is not openai.NOT_GIVEN})
+        return gw.client.post(gw.upstream.path, cast_to=httpx.Response, body=body,
+                              options={"headers": gw.wire_headers})
 
     def chat(self, *, model: str, messages: list[dict], tools: list[dict], temperature: float, seed: int,
              max_tokens: int) -> dict:

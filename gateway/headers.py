@@ -76,11 +76,14 @@ class RateLimitHeaders:
         h = {k.lower(): v for k, v in headers.items()}
         retry_ms = _int(h.get("retry-after-ms"))
         retry = retry_ms / 1000 if retry_ms is not None and retry_ms >= 0 else parse_retry_after(h.get("retry-after"))
+        for kind in ("requests", "tokens"):  # Anthropic's names, when OpenAI's are absent
+            for what in ("limit", "remaining"):
+                h.setdefault(f"x-ratelimit-{what}-{kind}", h.get(f"anthropic-ratelimit-{kind}-{what}", ""))
         return cls(retry_after_s=retry,
-                   limit_requests=_int(h.get("x-ratelimit-limit-requests")),
-                   limit_tokens=_int(h.get("x-ratelimit-limit-tokens")),
-                   remaining_requests=_int(h.get("x-ratelimit-remaining-requests")),
-                   remaining_tokens=_int(h.get("x-ratelimit-remaining-tokens")),
+                   limit_requests=_int(h.get("x-ratelimit-limit-requests") or None),
+                   limit_tokens=_int(h.get("x-ratelimit-limit-tokens") or None),
+                   remaining_requests=_int(h.get("x-ratelimit-remaining-requests") or None),
+                   remaining_tokens=_int(h.get("x-ratelimit-remaining-tokens") or None),
                    reset_requests_s=parse_duration(h.get("x-ratelimit-reset-requests")),
                    reset_tokens_s=parse_duration(h.get("x-ratelimit-reset-tokens")))
 

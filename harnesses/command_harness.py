@@ -1,7 +1,8 @@
 """Command harnesses: an agent CLI (mini-swe-agent, aider, a vendor's agent) run inside the sandbox.
 
-The agent gets the instruction at INSTRUCTION_FILE, an OpenAI-compatible endpoint on the sandbox's own
-loopback (OPENAI_BASE_URL and its aliases) and a per-trial OPENAI_API_KEY worth nothing elsewhere. Its
+The agent gets the instruction at INSTRUCTION_FILE, a model endpoint on the sandbox's own loopback that speaks
+Chat Completions, Responses and Anthropic Messages (OPENAI_BASE_URL, ANTHROPIC_BASE_URL and their aliases) and
+a per-trial key worth nothing elsewhere (OPENAI_API_KEY, ANTHROPIC_API_KEY). Its
 requests leave the sandbox only through the relay and the unix socket of the trial's ModelProxy, which
 enforces the step, token and cost limits. `run` is one sandbox exec. Its time limit is working time
 (waiting on the endpoint excluded, harnesses/limits.py): a watchdog reads the clock and, at the limit,
@@ -36,6 +37,7 @@ SOCKET = f"{CONTROL_DIR}/model.sock"
 RELAY = f"{CONTROL_DIR}/relay.py"
 PORT = 4141
 BASE_URL = f"http://127.0.0.1:{PORT}/v1"
+ANTHROPIC_BASE_URL = f"http://127.0.0.1:{PORT}"  # Anthropic's SDKs add /v1/messages themselves
 TAIL = 1500
 WATCH_S = 0.25  # how often the watchdog reads the working clock
 
@@ -62,6 +64,7 @@ class CommandHarness:
 
     def environment(self, token: str) -> dict[str, str]:
         values = {"OPENAI_BASE_URL": BASE_URL, "OPENAI_API_BASE": BASE_URL, "OPENAI_API_KEY": token,
+                  "ANTHROPIC_BASE_URL": ANTHROPIC_BASE_URL, "ANTHROPIC_API_KEY": token,
                   "NIGHTSHIFT_MODEL": self.model, "NIGHTSHIFT_INSTRUCTION_FILE": INSTRUCTION_FILE,
                   "NO_PROXY": "127.0.0.1,localhost"}
         return {**self.spec.env, **values}  # the user's env cannot point the agent elsewhere or add a key

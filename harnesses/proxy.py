@@ -1,12 +1,15 @@
-"""The per-trial model proxy: an OpenAI-compatible endpoint on a unix socket, in front of the gateway.
+"""The per-trial model proxy: the agent's model endpoint on a unix socket, in front of the gateway.
 
 A command harness's agent reaches the model only through it (harnesses/relay.py carries its loopback
-connection out of the sandbox). For every request it checks the per-trial token (worth nothing outside
-this trial), the body, and the model the variant pins; counts the call against the trial's limits
-(LimitGuard); sends it through the process's GatewaySession (the same quota, retries, 429 handling and
-accounting as the reference loop, with the trial's seed added when the agent sets none); and writes
-request and response to the trajectory. Past a limit, the agent gets an error and the relay is told to
-stop it. The real API key stays in the gateway: nothing here sees it.
+connection out of the sandbox). It speaks three wire protocols to the agent: Chat Completions
+(``/v1/chat/completions``), OpenAI Responses (``/v1/responses``) and Anthropic Messages (``/v1/messages``,
+``/v1/messages/count_tokens``). Each request is translated to one chat body (protocols/) and takes
+the one path after that: the per-trial token (worth nothing outside this trial, as a bearer token or
+``x-api-key``), the model the variant pins, the trial's limits (LimitGuard), the process's GatewaySession
+(the same quota, retries, 429 handling and accounting as the reference loop, with the trial's seed added
+when the agent sets none), and the trajectory. The reply is translated back, as JSON or as the protocol's
+stream. Refusals, limits and failures are answered in the agent's protocol's own error shape; past a limit
+the relay is also told to stop the agent. The real API key stays in the gateway: nothing here sees it.
 """
 
 from __future__ import annotations
@@ -19,24 +22,40 @@ import socket
 import struct
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 import anyio
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from nightshift.errors import GatewayError, LimitReached, RequestRejected
 from nightshift.gateway import GatewaySession
+from nightshift.gateway.usage import prompt_chars
 from nightshift.harnesses.limits import LimitGuard
+from nightshift.protocols import (
+    CHAT,
+    MESSAGES,
+    RESPONSES,
+    Failure,
+    ProviderToolRefused,
+    TranslationRefused,
+    WireProtocol,
+    replay,
+)
 from nightshift.trajectory import TrajectoryLog
 
+KEPT_RESPONSES = 256  # Responses conversations a trial may continue by previous_response_id
 
-def _error(status: int, message: str, kind: str, code: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"message": message, "type": kind, "param": None, "code": code}}, status)
+
+def _error(protocol: WireProtocol, failure: Failure, message: str, code: str | None = None,
+           param: str | None = None) -> JSONResponse:
+    shape = protocol.error(failure, message, code, param)
+    return JSONResponse(shape.body, shape.status)
 
 
 def _message_of(completion: dict) -> dict:
@@ -79,8 +98,12 @@ class ModelProxy:
         self.infra_error: str | None = None
         self.refused = 0  # requests answered with an error before reaching the gateway
         self._log_lock = threading.Lock()
-        app = Starlette(routes=[Route("/v1/chat/completions", self._chat, methods=["POST"]),
-                                Route("/chat/completions", self._chat, methods=["POST"]),
+        self._conversations: OrderedDict[str, list[dict]] = OrderedDict()  # Responses id -> its chat messages
+        routes = [Route(path, self._route(protocol), methods=["POST"])
+                  for protocol, paths in ((CHAT, ("/v1/chat/completions", "/chat/completions")),
+                                          (RESPONSES, ("/v1/responses", "/responses")),
+                                          (MESSAGES, ("/v1/messages", "/messages"))) for path in paths]
+        app = Starlette(routes=[*routes, Route("/v1/messages/count_tokens", self._count_tokens, methods=["POST"]),
                                 Route("/v1/models", self._models, methods=["GET"]),
                                 Route("/nightshift/stop", self._stop_route, methods=["GET"])])
         config = uvicorn.Config(app, uds=str(socket_path), log_level="error", access_log=False, lifespan="off",
@@ -112,13 +135,18 @@ class ModelProxy:
         with self._log_lock:
             self.log.write(event, **fields)
 
-    def _refuse(self, status: int, message: str, kind: str, code: str | None = None, **fields) -> JSONResponse:
+    def _refuse(self, protocol: WireProtocol, failure: Failure, message: str, code: str | None = None,
+                param: str | None = None, **fields) -> JSONResponse:
         self.refused += 1
-        self._write("proxy_refused", status=status, message=message, **fields)
-        return _error(status, message, kind, code)
+        shape = protocol.error(failure, message, code, param)
+        self._write("proxy_refused", status=shape.status, message=message, protocol=protocol.name, **fields)
+        return JSONResponse(shape.body, shape.status)
 
     async def _models(self, request: Request) -> JSONResponse:
-        return JSONResponse({"object": "list", "data": [{"id": self.model, "object": "model", "owned_by": "proxy"}]})
+        listed = {"id": self.model, "object": "model", "owned_by": "proxy", "type": "model",
+                  "display_name": self.model, "created_at": "2026-01-01T00:00:00Z"}
+        return JSONResponse({"object": "list", "data": [listed], "has_more": False, "first_id": self.model,
+                             "last_id": self.model})
 
     async def _stop_route(self, request: Request) -> JSONResponse:
         while not self.stop.is_set() and not self._server.should_exit:
@@ -127,59 +155,117 @@ class ModelProxy:
 
     def _authorised(self, request: Request) -> bool:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        return scheme.lower() == "bearer" and token.strip() == self.token
+        bearer = scheme.lower() == "bearer" and token.strip() == self.token
+        return bearer or request.headers.get("x-api-key", "").strip() == self.token  # Anthropic's SDKs send this
 
-    async def _chat(self, request: Request) -> JSONResponse:
+    async def _read(self, request: Request, protocol: WireProtocol, counting: bool = False
+                    ) -> tuple[dict | None, dict | None, Response | None]:
+        """The agent's body and its chat translation, or the error that answers it (``counting``: a token count,
+        which needs no max_tokens)."""
         if not self._authorised(request):
-            return self._refuse(401, "invalid API key for this trial's model proxy", "invalid_request_error",
-                                "invalid_api_key")
+            return None, None, self._refuse(protocol, Failure.authentication, "invalid API key for this trial's "
+                                            "model proxy", "invalid_api_key")
         raw = await request.body()
         try:
             body = json.loads(raw)
         except ValueError:
-            return self._refuse(400, "the request body is not JSON", "invalid_request_error", body=raw[:2000])
-        problem = self._check(body)
+            return None, None, self._refuse(protocol, Failure.invalid_request, "the request body is not JSON",
+                                            body=raw[:2000].decode(errors="replace"))
+        if not isinstance(body, dict):
+            return None, None, self._refuse(protocol, Failure.invalid_request, "the request body must be a JSON "
+                                            "object", body=body)
+        history = None
+        if protocol is RESPONSES and body.get("previous_response_id"):
+            history = self._conversations.get(str(body["previous_response_id"]))
+            if history is None:
+                return body, None, self._refuse(protocol, Failure.invalid_request, f"previous_response_id "
+                                                f"{body['previous_response_id']!r} was not answered by this trial's "
+                                                f"proxy", "previous_response_not_found", "previous_response_id",
+                                                body=body)
+        try:
+            chat = protocol.to_chat({"max_tokens": 1, **body} if counting else body, history)
+        except ProviderToolRefused as refused:
+            return body, None, self._refuse(protocol, Failure.invalid_request, str(refused), "provider_tool_refused",
+                                            refused.param, body=body, provider_tools=refused.tools)
+        except TranslationRefused as refused:
+            return body, None, self._refuse(protocol, Failure.invalid_request, str(refused), "unsupported_feature",
+                                            refused.param, body=body)
+        except (TypeError, AttributeError, KeyError) as exc:  # a body of the wrong shape somewhere deep in it
+            return body, None, self._refuse(protocol, Failure.invalid_request, f"the request does not fit the "
+                                            f"{protocol.name} protocol ({type(exc).__name__}: {exc})", body=body)
+        problem = self._check(chat)
         if problem:
-            return self._refuse(400, problem, "invalid_request_error", body=body)
-        body.setdefault("seed", self.seed)
+            return body, None, self._refuse(protocol, Failure.invalid_request, problem, body=body)
+        return body, chat, None
+
+    def _route(self, protocol: WireProtocol):
+        async def serve(request: Request) -> Response:
+            return await self._serve(request, protocol)
+        return serve
+
+    async def _serve(self, request: Request, protocol: WireProtocol) -> Response:
+        body, chat, refusal = await self._read(request, protocol)
+        if refusal is not None or body is None or chat is None:
+            assert refusal is not None
+            return refusal
+        chat.setdefault("seed", self.seed)
         try:
             ticket = self.guard.before_call()
         except LimitReached as limit:
             self.stop.set()
-            return self._refuse(403, f"nightshift: {limit.reason}; the trial is over", "limit_reached", limit.status)
+            return self._refuse(protocol, Failure.limit_reached, f"nightshift: {limit.reason}; the trial is over",
+                                limit.status)
         step = self.guard.calls
         started = time.monotonic()
+        wire = {} if protocol is CHAT else {"protocol": protocol.name, "wire_request": body}
         try:
-            completion = await anyio.to_thread.run_sync(self.session.complete, body)
+            completion = await anyio.to_thread.run_sync(self.session.complete, chat)
         except RequestRejected as exc:  # the agent's request (invalid, or too large for the quota): its answer
-            self._write("model_rejected", step=step, request=body, error=str(exc))
-            return _error(400, f"the model endpoint rejected the request: {exc}", "invalid_request_error")
+            self._write("model_rejected", step=step, request=chat, error=str(exc), **wire)
+            return _error(protocol, Failure.invalid_request, f"the model endpoint rejected the request: {exc}")
         except GatewayError as exc:
             self.infra_error = str(exc)
             self.stop.set()
-            self._write("infra_error", step=step, request=body, error=str(exc))
-            return _error(502, "nightshift: the model endpoint failed; the trial ends as infra_error", "server_error")
+            self._write("infra_error", step=step, request=chat, error=str(exc), **wire)
+            return _error(protocol, Failure.bad_gateway, "nightshift: the model endpoint failed; the trial ends as "
+                          "infra_error")
         finally:
             self.guard.end_call(ticket)
         self._write("model", step=step, message=_message_of(completion), usage=_usage_of(completion),
-                    served_by=completion.get("model"), request=body, response=completion,
-                    seconds=round(time.monotonic() - started, 4))
+                    served_by=completion.get("model"), request=chat, response=completion,
+                    seconds=round(time.monotonic() - started, 4), **wire)
         try:
             self.guard.after_call()
         except LimitReached:
             self.stop.set()  # this reply was paid for and is delivered; the agent is stopped after it
-        return JSONResponse(completion)
+        reply = protocol.from_chat(completion, body)
+        if protocol is RESPONSES:
+            self._keep(reply["id"], RESPONSES.history(body, chat, completion))
+        if body.get("stream") is True:
+            return StreamingResponse(replay(protocol.stream(reply, body)), media_type="text/event-stream",
+                                     headers={"cache-control": "no-cache"})
+        return JSONResponse(reply)
 
-    def _check(self, body: object) -> str | None:
-        """Why a body cannot be forwarded (the agent's own mistake, answered as a 400), or None."""
-        if not isinstance(body, dict):
-            return "the request body must be a JSON object"
+    def _keep(self, response_id: str, messages: list[dict]) -> None:
+        self._conversations[response_id] = messages
+        while len(self._conversations) > KEPT_RESPONSES:
+            self._conversations.popitem(last=False)
+
+    async def _count_tokens(self, request: Request) -> Response:
+        """Anthropic's token count, as the gateway estimates a prompt; not a model call, so not a step."""
+        body, chat, refusal = await self._read(request, MESSAGES, counting=True)
+        if refusal is not None or chat is None:
+            assert refusal is not None
+            return refusal
+        chars = prompt_chars(chat["messages"]) + len(json.dumps(chat.get("tools") or []))
+        return JSONResponse({"input_tokens": self.session.gateway.estimator.prompt_tokens(chars)})
+
+    def _check(self, body: dict) -> str | None:
+        """Why a translated body cannot be forwarded (the agent's own mistake, answered as a 400), or None."""
         messages = body.get("messages")
         if not isinstance(messages, list) or not messages or not all(
                 isinstance(m, dict) and isinstance(m.get("role"), str) for m in messages):
             return "'messages' must be a non-empty array of objects with a 'role'"
-        if body.get("stream"):
-            return "stream=true is not supported by the nightshift model proxy; send stream=false"
         if body.get("model") != self.model:
             return f"this trial may use only the model {self.model!r}, not {body.get('model')!r}"
         return None

@@ -9,7 +9,6 @@ abort it. Must not decide rate limits or play the agent.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import socket
 import struct
@@ -18,6 +17,7 @@ from typing import cast
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
+from nightshift.protocols import Failure, WireProtocol
 from nightshift.simulator.config import FaultKind
 
 SERVER_ERROR = {"500": "The server had an error while processing your request. Sorry about that!",
@@ -64,8 +64,8 @@ async def drop_connection(reset: bool) -> None:
 class BrokenResponse(Response):
     """A reply that breaks the connection: none at all (``reset``), or half a body then close."""
 
-    def __init__(self, kind: FaultKind, body: bytes = b"") -> None:
-        super().__init__(body, media_type="application/json")
+    def __init__(self, kind: FaultKind, body: bytes = b"", media_type: str = "application/json") -> None:
+        super().__init__(body, media_type=media_type)
         self.kind = kind
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -77,21 +77,22 @@ class BrokenResponse(Response):
         await drop_connection(reset=False)
 
 
-async def fault_response(kind: FaultKind, completion: dict, headers: dict[str, str],
-                         hang_s: float) -> Response:
-    """The reply that plays ``kind`` for a request whose healthy answer would be ``completion``."""
+async def fault_response(kind: FaultKind, protocol: WireProtocol, text: str, headers: dict[str, str],
+                         hang_s: float, media_type: str = "application/json") -> Response:
+    """The reply that plays ``kind`` for a request whose healthy answer would be ``text`` (a JSON body or a
+    stream's events), in ``protocol``'s error shape (an Anthropic 503 is its 529 "overloaded")."""
     if kind in SERVER_ERROR:
-        body = {"error": {"message": SERVER_ERROR[kind], "type": "server_error", "param": None, "code": None}}
-        return JSONResponse(body, status_code=int(kind), headers=headers)
+        shape = protocol.error(Failure.server if kind == "500" else Failure.overloaded, SERVER_ERROR[kind])
+        return JSONResponse(shape.body, status_code=shape.status, headers=headers)
     if kind == "timeout":
         await asyncio.sleep(hang_s)
         return BrokenResponse("reset")
     if kind == "reset":
         return BrokenResponse("reset")
-    text = json.dumps(completion).encode()
+    data = text.encode()
     if kind == "truncated":
-        response = BrokenResponse("truncated", text)
+        response = BrokenResponse("truncated", data, media_type)
         response.headers.update(headers)
         return response
-    # malformed: a complete 200 whose body stops in the middle of the JSON document
-    return Response(text[: len(text) // 2], media_type="application/json", headers=headers)
+    # malformed: a complete 200 whose body (or stream) stops in the middle of a JSON document
+    return Response(data[: len(data) // 2], media_type=media_type, headers=headers)

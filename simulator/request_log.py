@@ -31,6 +31,7 @@ class RequestLog:
         self.charged_tokens = 0
         self.by_status: dict[str, int] = {}
         self.by_fault: dict[str, int] = {}
+        self.by_protocol: dict[str, int] = {}  # which wire protocol each request came in
         self._lock = threading.Lock()
         self._file = None
         if path is not None:
@@ -39,13 +40,14 @@ class RequestLog:
 
     def record(self, *, key: str | None, model: str | None, seed: int | None, case_id: str | None,
                prompt_tokens: int, completion_tokens: int, status: int, charged_tokens: int = 0,
-               fault: str | None = None) -> None:
+               fault: str | None = None, protocol: str = "chat") -> None:
         row = {"t": round(time.time(), 3), "key_hash": key_hash(key) if key else None, "model": model,
                "seed": seed, "case_id": case_id, "prompt_tokens": prompt_tokens,
                "completion_tokens": completion_tokens, "charged_tokens": charged_tokens, "status": status,
-               "fault": fault}
+               "fault": fault, "protocol": protocol}
         with self._lock:
             self.requests += 1
+            self.by_protocol[protocol] = self.by_protocol.get(protocol, 0) + 1
             self.by_status[str(status)] = self.by_status.get(str(status), 0) + 1
             self.charged_tokens += charged_tokens
             if fault is not None:
@@ -58,7 +60,8 @@ class RequestLog:
     def stats(self) -> dict:
         with self._lock:
             return {"requests": self.requests, "by_status": dict(self.by_status), "tokens": self.tokens,
-                    "charged_tokens": self.charged_tokens, "by_fault": dict(self.by_fault)}
+                    "charged_tokens": self.charged_tokens, "by_fault": dict(self.by_fault),
+                    "by_protocol": dict(self.by_protocol)}
 
 
 def read_log(path: Path) -> list[dict]:

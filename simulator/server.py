@@ -1,10 +1,14 @@
-"""The HTTP face of the simulator: an OpenAI-compatible FastAPI app.
+"""The HTTP face of the simulator: a FastAPI app speaking the three wire protocols agents use.
 
-Routes: ``GET /v1/models``, ``POST /v1/chat/completions`` and ``GET /sim/stats``. A completion goes
-through, in order: API key (401), body checks (400), model (404), rate limits per key (429), latency,
-fault injection (simulator/faults.py), then the policy's reply. Every completion request, whatever its
-status, is counted in memory and appended as one JSON line to the request log (simulator/request_log.py);
-the log holds a short hash of the key, never the key.
+Routes: ``GET /v1/models``, ``POST /v1/chat/completions``, ``POST /v1/responses`` (OpenAI Responses),
+``POST /v1/messages`` and ``/v1/messages/count_tokens`` (Anthropic), and ``GET /sim/stats``. A Responses or
+Messages request is read through the same translation the model proxy uses (protocols/), so all three
+take one path: API key (401; a bearer token or ``x-api-key``), body checks (400), model (404), rate limits per
+key (429 with Retry-After), latency, fault injection (simulator/faults.py), then the policy's reply, as JSON
+or as the protocol's stream (``stream: true``). Errors take each protocol's shape: OpenAI's ``{"error": ...}``,
+Anthropic's ``{"type": "error", ...}``, whose overload is 529. Every completion request, whatever its status,
+is counted in memory and appended as one JSON line to the request log (simulator/request_log.py); the log
+holds a short hash of the key, never the key.
 """
 
 from __future__ import annotations
@@ -15,11 +19,22 @@ import math
 import random
 import time
 import uuid
+from collections import OrderedDict
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from nightshift.protocols import (
+    CHAT,
+    MESSAGES,
+    RESPONSES,
+    Failure,
+    ProviderToolRefused,
+    TranslationRefused,
+    WireProtocol,
+    replay,
+)
 from nightshift.simulator.cases import CaseIndex, message_text
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.faults import fault_response, pick_fault
@@ -27,6 +42,7 @@ from nightshift.simulator.policy import MODELS, reply, resolve_model
 from nightshift.simulator.rate_limits import DEFAULT_MAX_TOKENS, RateLimiter
 from nightshift.simulator.request_log import RequestLog, key_hash
 
+KEPT_CONVERSATIONS = 4096  # Responses conversations that previous_response_id may continue
 SNAPSHOT_CREATED = 1793491200  # 2026-11-01T00:00:00Z
 OWNER = "nightshift-simulator"
 
@@ -49,15 +65,24 @@ def prompt_chars(messages: list) -> int:
     return total
 
 
-def error_body(message: str, kind: str, code: str | None = None, param: str | None = None) -> dict:
-    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
-
-
 def _bearer(request: Request) -> str | None:
+    """The caller's key: a bearer token (OpenAI's SDKs) or ``x-api-key`` (Anthropic's)."""
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     token = token.strip()
-    return token if scheme.lower() == "bearer" and token else None
+    if scheme.lower() == "bearer" and token:
+        return token
+    return request.headers.get("x-api-key", "").strip() or None
+
+
+def _anthropic_headers(headers: dict[str, str]) -> dict[str, str]:
+    """Anthropic's names for the quota headers, beside OpenAI's (clients of either read their own)."""
+    out = dict(headers)
+    for kind in ("requests", "tokens"):
+        for what in ("limit", "remaining"):
+            if f"x-ratelimit-{what}-{kind}" in headers:
+                out[f"anthropic-ratelimit-{kind}-{what}"] = headers[f"x-ratelimit-{what}-{kind}"]
+    return out
 
 
 def _int_or_none(value: object) -> int | None:
@@ -73,6 +98,7 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
     log = RequestLog(log_path)
     latency_rng = random.Random(f"{config.seed}:latency")
     fault_rng = random.Random(f"{config.seed}:faults")
+    conversations: OrderedDict[str, list[dict]] = OrderedDict()  # Responses id -> conversation, newest last
     app = FastAPI(title="nightshift model simulator", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.cases = cases
     app.state.log = log
@@ -94,12 +120,48 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
 
     @app.post("/v1/chat/completions")
     async def chat_completions(request: Request) -> Response:
+        return await serve(request, CHAT)
+
+    @app.post("/v1/responses")
+    async def responses(request: Request) -> Response:
+        return await serve(request, RESPONSES)
+
+    @app.post("/v1/messages")
+    async def messages_route(request: Request) -> Response:
+        return await serve(request, MESSAGES)
+
+    @app.post("/v1/messages/count_tokens")
+    async def count_tokens(request: Request) -> Response:
+        try:
+            body = json.loads(await request.body())
+            chat = MESSAGES.to_chat({"max_tokens": 1, **body})
+        except (ValueError, TypeError, AttributeError) as exc:
+            shape = MESSAGES.error(Failure.invalid_request, str(exc) or "the body is not a JSON object")
+            return JSONResponse(shape.body, shape.status)
+        if _bearer(request) is None:
+            shape = MESSAGES.error(Failure.authentication, "x-api-key header is required")
+            return JSONResponse(shape.body, shape.status)
+        chars = prompt_chars(chat["messages"]) + len(json.dumps(chat.get("tools") or []))
+        return JSONResponse({"input_tokens": estimate_tokens(chars)})
+
+    async def serve(request: Request, protocol: WireProtocol) -> Response:
         key = _bearer(request)
         try:
             body = json.loads(await request.body())
         except ValueError:
             body = None
-        fields = body if isinstance(body, dict) else {}
+        wire = body if isinstance(body, dict) else {}
+        refusal: TranslationRefused | None = None
+        fields = wire
+        if protocol is not CHAT and wire:
+            try:
+                history = conversations.get(str(wire.get("previous_response_id")))
+                if wire.get("previous_response_id") and history is None:
+                    raise TranslationRefused(f"Previous response with id '{wire['previous_response_id']}' not "
+                                             f"found.", "previous_response_id")
+                fields = protocol.to_chat(wire, history)
+            except TranslationRefused as exc:
+                refusal = exc
         model = fields.get("model") if isinstance(fields.get("model"), str) else None
         seed = _int_or_none(fields.get("seed"))
         listed = fields.get("messages")
@@ -108,71 +170,93 @@ def create_app(config: SimulatorConfig, suite_dirs: list[Path], log_path: Path |
         case = cases.match(messages)
         case_id = case.id if case else None
 
-        def answer(status: int, content: dict, headers: dict[str, str] | None = None,
-                   completion_tokens: int = 0, charged: int = 0) -> JSONResponse:
+        def record(status: int, completion_tokens: int = 0, charged: int = 0, fault: str | None = None) -> None:
             log.record(key=key, model=model, seed=seed if seed is not None else 0, case_id=case_id,
                        prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, status=status,
-                       charged_tokens=charged)
-            out_headers = {"x-request-id": f"req_{uuid.uuid4().hex}", **(headers or {})}
-            return JSONResponse(content, status_code=status, headers=out_headers)
+                       charged_tokens=charged, fault=fault, protocol=protocol.name)
+
+        def headers_of(extra: dict[str, str] | None) -> dict[str, str]:
+            out = {"x-request-id": f"req_{uuid.uuid4().hex}", **(extra or {})}
+            return {**_anthropic_headers(out), "request-id": out["x-request-id"]} if protocol is MESSAGES else out
+
+        def fail(failure: Failure, message: str, code: str | None = None, param: str | None = None,
+                 headers: dict[str, str] | None = None, body: dict | None = None) -> JSONResponse:
+            shape = protocol.error(failure, message, code, param)
+            content = body if body is not None and protocol is not MESSAGES else shape.body
+            record(shape.status)
+            return JSONResponse(content, status_code=shape.status, headers=headers_of(headers))
 
         if key is None:
-            return answer(401, error_body(
-                "You didn't provide an API key. You need to provide your API key in an Authorization header "
-                "using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", "invalid_request_error"))
+            return fail(Failure.authentication,
+                        "You didn't provide an API key. You need to provide your API key in an Authorization header "
+                        "using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).")
         if not isinstance(body, dict):
-            return answer(400, error_body("We could not parse the JSON body of your request.",
-                                          "invalid_request_error"))
+            return fail(Failure.invalid_request, "We could not parse the JSON body of your request.")
+        if refusal is not None:
+            code = "provider_tool_refused" if isinstance(refusal, ProviderToolRefused) else "unsupported_value"
+            return fail(Failure.invalid_request, f"the simulator cannot serve this request: {refusal}", code,
+                        refusal.param)
         if model is None:
-            return answer(400, error_body("you must provide a model parameter", "invalid_request_error",
-                                          param="model"))
+            return fail(Failure.invalid_request, "you must provide a model parameter", param="model")
         if not isinstance(fields.get("messages"), list) or not messages:
-            return answer(400, error_body("'messages' must be a non-empty array", "invalid_request_error",
-                                          param="messages"))
+            return fail(Failure.invalid_request, "'messages' must be a non-empty array", param="messages")
         profile = resolve_model(model)
         if profile is None:
-            return answer(404, error_body(
-                f"The model `{model}` does not exist or you do not have access to it.",
-                "invalid_request_error", code="model_not_found"))
-        if fields.get("stream") is True:
-            return answer(400, error_body("The simulator does not support stream=true; send stream=false.",
-                                          "invalid_request_error", code="unsupported_value", param="stream"))
+            return fail(Failure.not_found, f"The model `{model}` does not exist or you do not have access to it.",
+                        "model_not_found")
         max_tokens = (_int_or_none(fields.get("max_completion_tokens"))
                       or _int_or_none(fields.get("max_tokens")))
         estimate = prompt_tokens + (max_tokens or DEFAULT_MAX_TOKENS)
         decision = limiter.acquire(key_hash(key), estimate, profile.name)
         if not decision.allowed:
-            return answer(429, decision.error_body(), decision.rejection_headers())
+            return fail(Failure.rate_limit, decision.message, "rate_limit_exceeded",
+                        headers=decision.rejection_headers(), body=decision.error_body())
 
         fault = pick_fault(fault_rng, faults)
         if fault != "timeout":
             await asyncio.sleep(config.draw_latency_ms(latency_rng) / 1000)
-        temperature = fields.get("temperature")
-        temperature = float(temperature) if isinstance(temperature, int | float) else 0.0
-        result = reply(model, case, seed or 0, messages, fields.get("tools"), fields.get("tool_choice"), temperature)
-        message: dict = {"role": "assistant", "content": result.content, "refusal": None}
-        arguments = ""
-        if result.tool_call is not None:
-            message["tool_calls"] = [result.tool_call]
-            arguments = result.tool_call["function"]["arguments"]
-        completion_tokens = max(1, estimate_tokens(len(result.content) + len(arguments)))
-        completion = {
-            "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": profile.snapshot,
-            "system_fingerprint": "fp_nightshift_sim",
-            "choices": [{"index": 0, "message": message, "finish_reason": result.finish_reason,
-                         "logprobs": None}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens},
-        }
+        completion, completion_tokens = _completion(model, profile.snapshot, case, seed, messages, fields)
+        reply = protocol.from_chat(completion, wire)
+        if protocol is RESPONSES:
+            conversations[reply["id"]] = RESPONSES.history(wire, fields, completion)
+            while len(conversations) > KEPT_CONVERSATIONS:
+                conversations.popitem(last=False)
+        streamed = wire.get("stream") is True
         if fault is not None:
             status = int(fault) if fault.isdigit() else (200 if fault in ("truncated", "malformed") else 0)
-            log.record(key=key, model=model, seed=seed if seed is not None else 0, case_id=case_id,
-                       prompt_tokens=prompt_tokens, completion_tokens=0, status=status,
-                       charged_tokens=estimate, fault=fault)
-            return await fault_response(fault, completion, decision.headers, config.hang_s)
-        return answer(200, completion, decision.headers, completion_tokens, charged=estimate)
+            record(status, charged=estimate, fault=fault)
+            text = "".join(protocol.stream(reply, wire)) if streamed else json.dumps(reply)
+            return await fault_response(fault, protocol, text, headers_of(decision.headers), config.hang_s,
+                                        "text/event-stream" if streamed else "application/json")
+        record(200, completion_tokens, charged=estimate)
+        if streamed:
+            return StreamingResponse(replay(protocol.stream(reply, wire)), media_type="text/event-stream",
+                                     headers={**headers_of(decision.headers), "cache-control": "no-cache"})
+        return JSONResponse(reply, status_code=200, headers=headers_of(decision.headers))
 
     return app
+
+
+def _completion(model: str, snapshot: str, case, seed: int | None, messages: list, fields: dict) -> tuple[dict, int]:
+    """The chat completion the policy answers (whatever protocol asked), and its completion tokens."""
+    temperature = fields.get("temperature")
+    temperature = float(temperature) if isinstance(temperature, int | float) else 0.0
+    result = reply(model, case, seed or 0, messages, fields.get("tools"), fields.get("tool_choice"), temperature)
+    message: dict = {"role": "assistant", "content": result.content, "refusal": None}
+    arguments = ""
+    if result.tool_call is not None:
+        message["tool_calls"] = [result.tool_call]
+        arguments = result.tool_call["function"]["arguments"]
+    completion_tokens = max(1, estimate_tokens(len(result.content) + len(arguments)))
+    prompt_tokens = estimate_tokens(prompt_chars(messages))
+    completion = {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": snapshot,
+        "system_fingerprint": "fp_nightshift_sim",
+        "choices": [{"index": 0, "message": message, "finish_reason": result.finish_reason, "logprobs": None}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }
+    return completion, completion_tokens

@@ -61,6 +61,12 @@ def test_proxy_bench(backends: str) -> None:
         assert re.search(rf"^\| {name} \| \d+ \| \d+\.\d+ \|", out, re.M), out
 
 
+def test_protocol_bench() -> None:
+    out = run_bench("protocol_bench")
+    for mode in ("direct", "chat stream", "responses", "responses stream", "anthropic", "anthropic stream"):
+        assert re.search(rf"^\| {mode} \| \d+\.\d+ \|", out, re.M), out
+
+
 def test_timing_claims() -> None:
     make_backend("bubblewrap")
     out = run_bench("timing_claims", "--backends", "bubblewrap")
