@@ -28,6 +28,17 @@ def scratch_root() -> Path:
     return Path(os.environ.get("NIGHTSHIFT_SCRATCH") or state_dir() / "scratch")
 
 
+def private_root() -> Path:
+    """Where a protected case's plaintext may sit while a trial or the grader needs it: memory (/dev/shm) when
+    this host has it, so nothing decrypted ever reaches a disk; else the scratch root. One 0700 folder per user."""
+    shm = Path("/dev/shm")
+    if os.environ.get("NIGHTSHIFT_PRIVATE_SCRATCH"):
+        return Path(os.environ["NIGHTSHIFT_PRIVATE_SCRATCH"])
+    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+        return shm / f"nightshift-{os.getuid()}"
+    return scratch_root() / "private"
+
+
 def _start_tick(pid: int) -> str | None:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -36,19 +47,19 @@ def _start_tick(pid: int) -> str | None:
     return stat.rsplit(")", 1)[1].split()[19]  # field 22 counted after the command name
 
 
-def new_scratch(kind: str) -> Path:
-    """A fresh private (0700) folder owned by this process."""
-    root = scratch_root()
-    root.mkdir(parents=True, exist_ok=True)
+def new_scratch(kind: str, root: Path | None = None) -> Path:
+    """A fresh private (0700) folder owned by this process, under ``root`` (default: scratch_root)."""
+    root = root or scratch_root()
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
     path = root / f"{kind}-{os.getpid()}-{_start_tick(os.getpid())}-{uuid.uuid4().hex[:6]}"
     path.mkdir(mode=0o700)
     return path
 
 
 @contextlib.contextmanager
-def scratch(kind: str) -> Iterator[Path]:
+def scratch(kind: str, root: Path | None = None) -> Iterator[Path]:
     """A scratch folder for the length of the block, removed on every exit path."""
-    path = new_scratch(kind)
+    path = new_scratch(kind, root)
     try:
         yield path
     finally:
