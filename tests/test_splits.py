@@ -1,0 +1,147 @@
+"""Protected splits without a night: sealing at rest, the refusal without a key, the network rule, the budget
+counted from the audit log, and the audit chain catching an edit, a deletion and a cut tail."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from cryptography.fernet import Fernet
+
+from nightshift.cli import main
+from nightshift.experiment.config import SplitGrant
+from nightshift.models import Sidecar
+from nightshift.splits import SplitAccessError
+from nightshift.splits.audit import AuditBroken, append, verify
+from nightshift.splits.grants import check_budgets, network_problems
+from nightshift.suites import load_cases
+from nightshift.suites.loader import open_case
+from nightshift.suites.sealed import SEALED_BLOB
+from tests.splits_support import HELD_OUT_CASE, PUBLIC_CASE, canaried_suite, canary
+
+ENV = "NIGHTSHIFT_SPLIT_KEY_HELDOUT"
+
+
+@pytest.fixture
+def sealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, str]:
+    """(sealed suite, canary, key): sealed in place by the CLI with a new key file."""
+    monkeypatch.delenv(ENV, raising=False)
+    mark = canary()
+    suite = canaried_suite(tmp_path, mark)
+    plain_hash = load_cases(suite, [HELD_OUT_CASE])[0].content_hash
+    key_file = tmp_path / "keys" / "heldout.key"
+    assert main(["seal", str(suite), "--split", "heldout", "--key-file", str(key_file)]) == 0
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    monkeypatch.delenv(ENV, raising=False)  # seal set it for its own check
+    case_dir = suite / HELD_OUT_CASE
+    assert sorted(p.name for p in case_dir.iterdir()) == [SEALED_BLOB, "sealed.toml"]
+    assert plain_hash in (case_dir / "sealed.toml").read_text()
+    return suite, mark, key_file.read_text().strip()
+
+
+def _bytes_under(root: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in root.rglob("*") if p.is_file())
+
+
+def test_a_sealed_case_keeps_nothing_in_the_clear_and_opens_only_with_its_key(sealed, monkeypatch) -> None:
+    suite, mark, key = sealed
+    assert mark.encode() not in _bytes_under(suite)
+    with pytest.raises(SplitAccessError) as refused:
+        load_cases(suite)
+    message = str(refused.value)
+    assert "heldout" in message and HELD_OUT_CASE in message and ENV in message and PUBLIC_CASE not in message
+    assert [c.id for c in load_cases(suite, [PUBLIC_CASE])] == [PUBLIC_CASE]  # public cases need no grant
+
+    monkeypatch.setenv(ENV, Fernet.generate_key().decode())
+    with pytest.raises(SplitAccessError, match="does not open it"):
+        load_cases(suite)
+
+    monkeypatch.setenv(ENV, key)
+    case = next(c for c in load_cases(suite) if c.id == HELD_OUT_CASE)
+    assert case.sealed and case.instruction == "" and case.label.startswith("heldout-") and HELD_OUT_CASE not in \
+        case.label
+    with open_case(case) as opened:
+        assert mark in opened.instruction and mark in (opened.root / "solution/solve.sh").read_text()
+        assert opened.content_hash == case.content_hash and stat.S_IMODE(opened.root.stat().st_mode) == 0o700
+        private = opened.root
+    assert not private.exists()  # the plaintext is gone when the block ends
+
+    blob = suite / HELD_OUT_CASE / SEALED_BLOB
+    token = bytearray(blob.read_bytes())
+    token[60] ^= 1
+    blob.write_bytes(bytes(token))
+    with pytest.raises(SplitAccessError, match="changed since it was sealed"):
+        load_cases(suite)
+
+
+def test_check_refuses_a_sealed_case_without_its_key_naming_split_case_and_fix(sealed, tmp_path, capsys) -> None:
+    suite, _, _ = sealed
+    exp = tmp_path / "exp.yaml"
+    exp.write_text(f"name: x\nsuites: [{suite}]\nvariants: [{{name: a, model: sim-strong}}]\nallow_unvalidated: true\n")
+    assert main(["check", str(exp)]) == 2
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"need the heldout key: {HELD_OUT_CASE}" in out and ENV in out and "splits.<split>.key_secret" in out
+
+
+def test_a_protected_case_never_meets_a_network(builtin_cases) -> None:
+    case = next(c for c in builtin_cases if c.id == HELD_OUT_CASE)
+    held = case.model_copy(update={"split": "commercial", "sidecars": [Sidecar(name="db", image="sha256:1")]})
+    public = case.model_copy(update={"sidecars": [Sidecar(name="db", image="sha256:1")]})
+    assert network_problems([public], "docker", True) == []
+    problems = network_problems([held, public], "docker", True)
+    assert len(problems) == 1 and held.label in problems[0] and "sidecars" in problems[0]
+    plugin = network_problems([case.model_copy(update={"split": "heldout"})], "my.pkg:Cloud", False)
+    assert "network_free" in plugin[0] and "my.pkg:Cloud" in plugin[0]
+
+
+def _started(log: Path, run_id: str, version: str) -> None:
+    append(log, "started", run_id=run_id, splits={"heldout": ["heldout-abc"]}, model_versions={"a": version},
+           outcome={"started": 1})
+
+
+def test_the_budget_counts_runs_per_model_version_from_the_audit_log(tmp_path, builtin_cases) -> None:
+    log = tmp_path / "audit.jsonl"
+    case = next(c for c in builtin_cases if c.id == HELD_OUT_CASE).model_copy(update={"split": "heldout"})
+    grants = {"heldout": SplitGrant.model_validate({"budget": {"runs": 2, "days": 7}})}
+    _started(log, "run1", "m-v1")
+    _started(log, "run1", "m-v1")  # a resumed run counts once
+    _started(log, "run2", "m-v2")  # another version has its own budget
+    check_budgets([case], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml")
+    _started(log, "run3", "m-v1")
+    with pytest.raises(SplitAccessError) as spent:
+        check_budgets([case], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml")
+    assert "split 'heldout'" in str(spent.value) and "'m-v1'" in str(spent.value) and "run1, run3" in str(spent.value)
+    check_budgets([case], grants, {"a": "m-v2"}, log, tmp_path / "exp.yaml")
+    public = case.model_copy(update={"split": "public"})
+    check_budgets([public], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml")  # no protected case: no budget
+
+
+def test_the_audit_chain_shows_an_edit_a_deletion_and_a_cut_tail(tmp_path, capsys) -> None:
+    log = tmp_path / "audit.jsonl"
+    for n in range(4):
+        _started(log, f"run{n}", "m-v1")
+    assert [e.data["seq"] for e in verify(log)] == [1, 2, 3, 4]
+    assert verify(log)[0].data["who"]["user"]
+    assert main(["audit", str(tmp_path)]) == 0 and "4 lines, chain verified" in capsys.readouterr().out
+    lines = log.read_text().splitlines()
+
+    edited = json.loads(lines[1])
+    edited["model_versions"] = {"a": "m-v9"}
+    log.write_text("\n".join([lines[0], json.dumps(edited, sort_keys=True), *lines[2:]]) + "\n")
+    with pytest.raises(AuditBroken) as broken:
+        verify(log)
+    assert broken.value.line == 3  # the line after the edited one no longer chains to it
+
+    log.write_text("\n".join([lines[0], *lines[2:]]) + "\n")  # line 2 deleted
+    assert main(["audit", str(log)]) == 1
+    assert "line 2:" in capsys.readouterr().out
+
+    log.write_text("\n".join(lines[:3]) + "\n")  # the last line cut: the head file says so
+    with pytest.raises(AuditBroken, match="its tail was cut"):
+        verify(log)
+    log.write_text("\n".join(lines) + "\n")
+    assert len(verify(log)) == 4
+    assert os.stat(log).st_mode & 0o077 == 0  # the log is the owner's only
