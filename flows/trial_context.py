@@ -47,7 +47,7 @@ def load_run_cases(checked: CheckedExperiment) -> list[Case]:
     cases = [c for d, names in folders.items()
              for c in load_cases(d, [n for n in names if n in set(exp.cases)] if exp.cases is not None else None,
                                  key_secrets=exp.key_secrets())]
-    backend = SANDBOXES.resolve(exp.sandbox.backend)
+    backend = SANDBOXES.resolve(exp.sandbox.backend).target
     problems = network_problems(cases, exp.sandbox.backend, bool(getattr(backend, "network_free", False)))
     if problems:
         raise SplitAccessError(f"{checked.file}: " + "\n".join(problems), splits=tuple(sorted(

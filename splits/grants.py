@@ -29,8 +29,9 @@ def network_problems(cases: list[Case], backend: str, backend_network_free: bool
 
 
 def check_budgets(cases: list[Case], grants: dict[str, SplitGrant], model_versions: dict[str, str],
-                  audit_file: Path, file: Path) -> None:
-    """Refuse the night when a split it touches has spent its budget for one of its model versions."""
+                  audit_file: Path, file: Path, run_id: str = "") -> None:
+    """Refuse the night when a split it touches has spent its budget for one of its model versions. The run itself
+    (``run_id``: a resume of the same manifest, which learns nothing new) is not counted against it."""
     splits = sorted({c.split for c in cases if c.protected})
     lines = []
     for split in splits:
@@ -39,7 +40,7 @@ def check_budgets(cases: list[Case], grants: dict[str, SplitGrant], model_versio
             continue
         spent = []
         for variant, version in sorted(model_versions.items()):
-            runs = sorted(set(runs_started(audit_file, split, version, budget.days)))
+            runs = sorted(set(runs_started(audit_file, split, version, budget.days)) - {run_id})
             if len(runs) >= budget.runs:
                 spent.append(f"model version {version!r} (variant {variant}) already ran {len(runs)} times in the "
                              f"last {budget.days:g} days (runs {', '.join(runs)})")

@@ -115,6 +115,7 @@ def test_the_budget_counts_runs_per_model_version_from_the_audit_log(tmp_path, b
         check_budgets([case], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml")
     assert "split 'heldout'" in str(spent.value) and "'m-v1'" in str(spent.value) and "run1, run3" in str(spent.value)
     check_budgets([case], grants, {"a": "m-v2"}, log, tmp_path / "exp.yaml")
+    check_budgets([case], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml", run_id="run3")  # its own resume
     public = case.model_copy(update={"split": "public"})
     check_budgets([public], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml")  # no protected case: no budget
 
