@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,13 +79,24 @@ def test_a_sealed_case_keeps_nothing_in_the_clear_and_opens_only_with_its_key(se
         load_cases(suite)
 
 
-def test_check_refuses_a_sealed_case_without_its_key_naming_split_case_and_fix(sealed, tmp_path, capsys) -> None:
+def test_check_and_run_refuse_a_sealed_case_without_its_key_naming_split_case_and_fix(sealed, tmp_path,
+                                                                                      capsys) -> None:
     suite, _, _ = sealed
     exp = tmp_path / "exp.yaml"
-    exp.write_text(f"name: x\nsuites: [{suite}]\nvariants: [{{name: a, model: sim-strong}}]\nallow_unvalidated: true\n")
+    exp.write_text(f"name: x\nsuites: [{suite}]\nvariants: [{{name: a, model: sim-strong}}]\nallow_unvalidated: true\n"
+                   f"output_dir: out\n")
     assert main(["check", str(exp)]) == 2
     out = " ".join(capsys.readouterr().out.split())
     assert f"need the heldout key: {HELD_OUT_CASE}" in out and ENV in out and "splits.<split>.key_secret" in out
+    assert not (tmp_path / "out").exists()  # check writes nothing
+
+    env = {k: v for k, v in os.environ.items() if k != ENV}
+    run = subprocess.run([str(Path(sys.executable).parent / "nightshift"), "run", "--ephemeral", str(exp)], env=env,
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 2 and f"need the heldout key: {HELD_OUT_CASE}" in " ".join(run.stdout.split())
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["audit.jsonl", "audit.jsonl.head"]  # no run folder
+    (refusal,) = verify(tmp_path / "out" / "audit.jsonl")
+    assert refusal.data["outcome"] == {"refused": "no grant"} and refusal.data["splits"] == {"heldout": []}
 
 
 def test_a_protected_case_never_meets_a_network(builtin_cases) -> None:
