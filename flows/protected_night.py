@@ -49,7 +49,7 @@ def start(exp: Experiment, file: Path, manifest: RunManifest, cases: list[Case])
     night = ProtectedNight(audit_path(exp.output_dir), manifest.run_id, {c.id: c.label for c in chosen}, splits,
                            versions)
     try:
-        check_budgets(chosen, exp.splits, versions, night.log, file, manifest.run_id)
+        check_budgets(chosen, {str(k): g for k, g in exp.splits.items()}, versions, night.log, file, manifest.run_id)
     except SplitAccessError as exc:
         append(night.log, "refused", run_id=manifest.run_id, splits=splits, model_versions=versions,
                outcome={"refused": exc.kind})

@@ -3,6 +3,7 @@ split's budget. (The key itself is checked where sealed cases are opened: suites
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from nightshift.experiment.config import SplitGrant
@@ -28,7 +29,7 @@ def network_problems(cases: list[Case], backend: str, backend_network_free: bool
     return problems
 
 
-def check_budgets(cases: list[Case], grants: dict[str, SplitGrant], model_versions: dict[str, str],
+def check_budgets(cases: list[Case], grants: Mapping[str, SplitGrant], model_versions: dict[str, str],
                   audit_file: Path, file: Path, run_id: str = "") -> None:
     """Refuse the night when a split it touches has spent its budget for one of its model versions. The run itself
     (``run_id``: a resume of the same manifest, which learns nothing new) is not counted against it."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import cast
 
 from cryptography.fernet import Fernet
 
@@ -70,7 +71,8 @@ def _read_secret(name: str, split: str) -> bytes:
     from prefect.blocks.system import Secret  # optional: only an experiment that names a Secret block needs the API
 
     try:
-        value = Secret.load(name).get()
+        block = cast("Secret[str]", Secret.load(name))  # the sync call: this process has no event loop running
+        value = block.get()
     except ValueError as exc:  # Prefect: no block of that name
         raise SplitAccessError(f"split {split!r}: Prefect Secret block {name!r} not found ({exc}); create it "
                                f"with the split's key, or set {key_env(split)}") from None

@@ -161,7 +161,7 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         score=1.0 if status == TrialStatus.resolved else 0.0, steps=outcome.steps,
         reason=redacted_reason(outcome.reason) if spec.case.protected else outcome.reason,
         **(grade.row_fields() if grade else GradeResult.ungraded_fields(spec.case)),
-        scores=scores, score_messages=messages,
+        scores=scores, score_messages={} if spec.case.protected else messages,  # a message may quote a test
         model_calls=session.calls, input_tokens=session.input_tokens, output_tokens=session.output_tokens,
         rate_limited=session.rate_limited, retry_wait_s=round(session.retry_wait_s, 3),
         quota_wait_s=round(session.quota_wait_s, 3), cost_usd=round(session.cost_usd, 6),
