@@ -2,7 +2,7 @@
 
 A sealed case folder holds two files: ``sealed.toml`` (the split and the plaintext's content hash, nothing
 else in the clear) and ``case.tar.fernet`` (the whole original folder — case.toml, instruction, workspace,
-tests, hidden-test generator, oracle — as a tar sealed with the split's key). Opening it extracts the tar into
+tests, hidden-test generator, oracle — as a gzipped tar sealed with the split's key). Opening it extracts the tar into
 a private 0700 folder in memory (nightshift.scratch.private_root) for the length of a ``with`` block; nothing
 decrypted is written anywhere else. The content hash is the plaintext's, so a re-seal (new IV) changes no
 trial id and validate-suite's record still applies.
@@ -46,9 +46,10 @@ def sealed_split(folder: Path) -> str:
 
 
 def _tar_of(folder: Path) -> bytes:
-    """The folder as an uncompressed tar with owners and times dropped: the same tree gives the same bytes."""
+    """The folder as a gzipped tar with owners and times dropped (tar pads every small file to 512 bytes: gzip
+    takes a sealed case back to about its own size)."""
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as tar:
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         for path in sorted(folder.rglob("*")):
             if "__pycache__" in path.parts or not (path.is_file() or path.is_dir()) or path.is_symlink():
                 continue
@@ -87,7 +88,7 @@ def _extract(folder: Path, key: bytes, split: str, into: Path) -> None:
     if not blob.is_file():
         raise SuiteError(f"{blob}: missing beside {SEALED_META}; seal the case again from its plaintext")
     plain = open_bytes(key, blob.read_bytes(), split, blob)
-    with tarfile.open(fileobj=io.BytesIO(plain), mode="r") as tar:
+    with tarfile.open(fileobj=io.BytesIO(plain), mode="r:gz") as tar:
         tar.extractall(into, filter="data")  # the data filter refuses absolute paths, '..' and device files
 
 
