@@ -38,6 +38,7 @@ from nightshift.models import Case
 from nightshift.planner.night import plan_night
 from nightshift.preflight import CheckedExperiment, check_experiment
 from nightshift.splits import SplitAccessError
+from nightshift.splits.grants import unsealed_warning
 from nightshift.suites.validation import run_validation_pins
 from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full
 from nightshift.tasks.results import write_parquet
@@ -78,6 +79,8 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     except SplitAccessError as exc:
         record_refusal(exp, exc)
         raise
+    if warning := unsealed_warning(cases):
+        logger.warning(warning)
     validation = check_suites_validated(checked, cases)  # before anything starts
     metrics = metric_sets(cases, exp.metrics)  # resolved once: the manifest pins exactly these
     backend = open_backend(exp)

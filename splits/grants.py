@@ -29,6 +29,17 @@ def network_problems(cases: list[Case], backend: str, backend_network_free: bool
     return problems
 
 
+def unsealed_warning(cases: list[Case]) -> str | None:
+    """A protected case kept in a plain folder is redacted, audited and budgeted, but anyone who can read the folder
+    can read it, and it needs no key: say so, by count (the ids are what is protected)."""
+    plain = sorted({c.split for c in cases if c.protected and not c.sealed})
+    if not plain:
+        return None
+    count = sum(1 for c in cases if c.protected and not c.sealed)
+    return (f"{count} {'/'.join(plain)} cases are stored in the clear and run without a key; seal them: "
+            f"nightshift seal SUITE --split {plain[0]} (docs/SPLITS.md)")
+
+
 def check_budgets(cases: list[Case], grants: Mapping[str, SplitGrant], model_versions: dict[str, str],
                   audit_file: Path, file: Path, run_id: str = "") -> None:
     """Refuse the night when a split it touches has spent its budget for one of its model versions. The run itself

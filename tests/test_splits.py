@@ -18,7 +18,7 @@ from nightshift.experiment.config import SplitGrant
 from nightshift.models import Sidecar
 from nightshift.splits import SplitAccessError
 from nightshift.splits.audit import AuditBroken, append, verify
-from nightshift.splits.grants import check_budgets, network_problems
+from nightshift.splits.grants import check_budgets, network_problems, unsealed_warning
 from nightshift.suites import load_cases
 from nightshift.suites.loader import open_case
 from nightshift.suites.sealed import SEALED_BLOB
@@ -159,3 +159,9 @@ def test_the_audit_chain_shows_an_edit_a_deletion_and_a_cut_tail(tmp_path, capsy
     log.write_text("\n".join(lines) + "\n")
     assert len(verify(log)) == 4
     assert os.stat(log).st_mode & 0o077 == 0  # the log is the owner's only
+
+
+def test_a_protected_case_in_a_plain_folder_is_named_as_unsealed_by_count(builtin_cases) -> None:
+    warning = unsealed_warning(builtin_cases)  # the built-in suite's py-feature-semver is held out, in the clear
+    assert warning and warning.startswith("1 heldout cases are stored in the clear") and "semver" not in warning
+    assert unsealed_warning([c for c in builtin_cases if not c.protected]) is None
