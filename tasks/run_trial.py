@@ -32,7 +32,7 @@ from nightshift.metrics import TrialFacts
 from nightshift.models import AgentOutcome, Case, GradeResult, TrialResult, TrialStatus
 from nightshift.scratch import private_root, scratch
 from nightshift.suites.loader import open_case
-from nightshift.tasks.artifacts import keep_workspace_diff, trajectory_path, write_grade
+from nightshift.tasks.artifacts import keep_workspace_diff, sealed_trajectory_path, trajectory_path, write_grade
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
 from nightshift.tasks.sealed_files import redacted_reason, seal_trajectory
@@ -145,7 +145,7 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
                 note = f"sandbox destroy failed: {type(exc).__name__}: {exc}"
                 outcome = outcome.model_copy(update={"reason": "; ".join(filter(None, [outcome.reason, note]))[:500]})
         if spec.case.protected:
-            seal_trajectory(trajectory, trajectory_path(ctx.run_dir, spec.trial_id), spec.case, ctx.key_secrets)
+            seal_trajectory(trajectory, sealed_trajectory_path(ctx.run_dir, spec.trial_id), spec.case, ctx.key_secrets)
         opened.close()
     status = decide_status(outcome, grade)
     waiting_s = float(getattr(session, "waiting_s", 0.0))  # the endpoint's share of the clock (gateway)

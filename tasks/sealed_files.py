@@ -11,21 +11,14 @@ from nightshift.models import Case
 from nightshift.splits import split_key
 from nightshift.splits.sealing import seal_bytes
 
-SEALED_SUFFIX = ".fernet"
 
-
-def sealed_trajectory_path(trajectory: Path) -> Path:
-    return trajectory.with_name(trajectory.name + SEALED_SUFFIX)
-
-
-def seal_trajectory(plain: Path, trajectory: Path, case: Case, key_secrets: dict[str, str]) -> Path | None:
-    """Seal the trajectory written at ``plain`` (private memory) to ``<trajectory>.fernet``; None when not kept."""
+def seal_trajectory(plain: Path, target: Path, case: Case, key_secrets: dict[str, str]) -> Path | None:
+    """Seal the trajectory written at ``plain`` (private memory) to ``target``; None when not kept."""
     if not plain.is_file():
         return None
     key = split_key(case.split, key_secrets.get(case.split))
     if key is None:  # a protected case kept in the clear, and no key: the trajectory is not kept at all
         return None
-    target = sealed_trajectory_path(trajectory)
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(target, seal_bytes(key, plain.read_bytes()))
     return target

@@ -19,7 +19,6 @@ from nightshift.flows.nightly_eval import nightly_eval
 from nightshift.splits import SplitAccessError
 from nightshift.splits.audit import verify
 from nightshift.suites import load_cases
-from nightshift.tasks.sealed_files import SEALED_SUFFIX
 from tests.conftest import _STATE, REPO
 from tests.splits_support import HELD_OUT_CASE, PUBLIC_CASE, canaried_suite, canary
 
@@ -85,7 +84,7 @@ output_dir: out
                                         ).fetchall()}
     assert set(rows) == {PUBLIC_CASE, HELD_OUT_CASE} and rows[HELD_OUT_CASE][1] == "heldout"
     assert rows[HELD_OUT_CASE][2] in {"resolved", "failed"}  # graded on the opened case
-    sealed = list((run_dir / "trajectories").glob(f"*{SEALED_SUFFIX}"))
+    sealed = list((run_dir / "trajectories").glob("*.jsonl.fernet"))
     assert len(sealed) == 1 and mark.encode() in Fernet(os.environ[ENV]).decrypt(sealed[0].read_bytes())
 
     names = _task_run_names(label)  # the server has recorded the trial before its files are searched
