@@ -55,15 +55,13 @@ def _validate(folder: Path, args: argparse.Namespace, console: Console, opened: 
     from nightshift.resources import is_installed
     from nightshift.sandbox import backend_for
     from nightshift.suites import load_cases
-    from nightshift.suites.loader import case_folders
-    from nightshift.suites.sealed import is_sealed, opened_suite
+    from nightshift.suites.loader import open_case
     from nightshift.suites.validation import write_record
 
-    only = args.cases.split(",") if args.cases else None
     secrets = _key_secrets(args)
-    cases = load_cases(folder, only, key_secrets=secrets)  # a sealed case without its key: refused, named
-    if any(is_sealed(d) for d in case_folders(folder)):  # graded on the plaintext, in private memory only
-        cases = load_cases(opened.enter_context(opened_suite(folder, secrets)), only)
+    cases = load_cases(folder, args.cases.split(",") if args.cases else None, key_secrets=secrets)  # a sealed
+    # case without its key is refused, named; with it, graded on its plaintext, opened in private memory only
+    cases = [opened.enter_context(open_case(case, secrets)) for case in cases]
     name, image = chosen_backend(args)
     cases = cases[: args.sample] if args.sample else cases
     if not cases:

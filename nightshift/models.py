@@ -176,7 +176,7 @@ class Case(BaseModel):
                                       "resolved and progress.")
     timing: CaseTiming | None = Field(None, description="How the case is graded by speed ([timing]), if it is.")
     sealed: bool = Field(False, description="Stored encrypted (nightshift seal): ``root`` is the sealed folder "
-                         "and ``instruction`` is empty until suites.sealed.open_case decrypts it for one trial.")
+                         "and ``instruction`` is empty; suites.loader.open_case gives an unsealed copy for one trial.")
     opaque_id: str | None = Field(None, description="What a protected case is called outside its run folder "
                                   "(Prefect names and logs, the audit log); None for public cases.")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import shutil
 import tarfile
 import tomllib
@@ -88,8 +87,12 @@ def _extract(folder: Path, key: bytes, split: str, into: Path) -> None:
     if not blob.is_file():
         raise SuiteError(f"{blob}: missing beside {SEALED_META}; seal the case again from its plaintext")
     plain = open_bytes(key, blob.read_bytes(), split, blob)
-    with tarfile.open(fileobj=io.BytesIO(plain), mode="r:gz") as tar:
-        tar.extractall(into, filter="data")  # the data filter refuses absolute paths, '..' and device files
+    try:
+        with tarfile.open(fileobj=io.BytesIO(plain), mode="r:*") as tar:
+            tar.extractall(into, filter="data")  # the data filter refuses absolute paths, '..' and device files
+    except tarfile.TarError as exc:
+        raise SuiteError(f"{blob}: opens with the key but is not a case archive ({exc}); seal the case again from "
+                         f"its plaintext") from None
 
 
 def case_key(folder: Path, split: str, key_secrets: dict[str, str] | None) -> bytes:
@@ -137,31 +140,12 @@ def sealed_case(folder: Path, suite_name: str, key_secrets: dict[str, str] | Non
 @contextlib.contextmanager
 def open_case(case: Case, load: CaseLoader, key_secrets: dict[str, str] | None = None) -> Iterator[Case]:
     """The case with its files readable: itself when not sealed; else its plaintext in a private folder (in
-    memory) for the block, with what the night resolved (flaky tests, metrics, opaque id) carried over."""
+    memory) for the block, with what the night resolved (flaky tests, metrics, opaque id) carried over. The
+    opened case is not ``sealed``: its root is the plaintext."""
     if not case.sealed:
         yield case
         return
     with opened_folder(case.root, key_secrets) as plain:
         opened = load(plain, case.suite, case.split)
         yield opened.model_copy(update={"excluded_tests": case.excluded_tests, "metrics": case.metrics,
-                                        "opaque_id": case.opaque_id, "sealed": True})
-
-
-@contextlib.contextmanager
-def opened_suite(suite_dir: Path, key_secrets: dict[str, str] | None = None) -> Iterator[Path]:
-    """A suite folder with every sealed case opened, in a private folder for the block (validate-suite grades
-    oracles on it); the plain files of the suite (suite.toml, validation.json, public cases) are copied."""
-    with scratch("sealed-suite", private_root()) as private:
-        plain = private / suite_dir.name
-        plain.mkdir(mode=0o700)
-        for child in sorted(suite_dir.iterdir()):
-            if child.is_dir() and is_sealed(child):
-                (plain / child.name).mkdir(mode=0o700)
-                split = sealed_split(child)
-                _extract(child, case_key(child, split, key_secrets), split, plain / child.name)
-            elif child.is_dir():
-                shutil.copytree(child, plain / child.name, symlinks=True)
-            elif child.is_file():
-                shutil.copy2(child, plain / child.name)
-        os.chmod(plain, 0o700)
-        yield plain
+                                        "opaque_id": case.opaque_id})
