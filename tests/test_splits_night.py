@@ -80,10 +80,11 @@ output_dir: out
 """)
     summary = nightly_eval(experiment_file=str(exp))
     run_dir = Path(summary["run_dir"])
-    rows = {r[0]: r for r in duckdb.sql(f"SELECT case_id, split, status, reason FROM '{summary['parquet']}'"
-                                        ).fetchall()}
+    query = f"SELECT case_id, split, status, f2p_total, hidden_total, reason FROM '{summary['parquet']}'"
+    rows = {r[0]: r for r in duckdb.sql(query).fetchall()}
     assert set(rows) == {PUBLIC_CASE, HELD_OUT_CASE} and rows[HELD_OUT_CASE][1] == "heldout"
-    assert rows[HELD_OUT_CASE][2] in {"resolved", "failed"}  # graded on the opened case
+    assert rows[HELD_OUT_CASE][2] in {"resolved", "failed"}  # graded on the opened case: its tests and hidden tests
+    assert rows[HELD_OUT_CASE][3] == 3 and rows[HELD_OUT_CASE][4] > 0
     sealed = list((run_dir / "trajectories").glob("*.jsonl.fernet"))
     assert len(sealed) == 1 and mark.encode() in Fernet(os.environ[ENV]).decrypt(sealed[0].read_bytes())
 
