@@ -144,9 +144,10 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
                 # removes the leftovers at the next start
                 note = f"sandbox destroy failed: {type(exc).__name__}: {exc}"
                 outcome = outcome.model_copy(update={"reason": "; ".join(filter(None, [outcome.reason, note]))[:500]})
-        if spec.case.protected:
-            seal_trajectory(trajectory, sealed_trajectory_path(ctx.run_dir, spec.trial_id), spec.case, ctx.key_secrets)
-        opened.close()
+        with opened:  # the plaintext goes whatever sealing the trajectory does
+            if spec.case.protected:
+                seal_trajectory(trajectory, sealed_trajectory_path(ctx.run_dir, spec.trial_id), spec.case,
+                                ctx.key_secrets)
     status = decide_status(outcome, grade)
     waiting_s = float(getattr(session, "waiting_s", 0.0))  # the endpoint's share of the clock (gateway)
     if grade is None or status == TrialStatus.infra_error:  # no metric speaks for a trial that was not evaluated
