@@ -167,3 +167,28 @@ def test_a_protected_case_in_a_plain_folder_is_named_as_unsealed_by_count(builti
     assert held and warning and warning.startswith(f"{len(held)} heldout cases are stored in the clear")
     assert not any(c.id in warning for c in held)
     assert unsealed_warning([c for c in builtin_cases if not c.protected]) is None
+
+
+def test_seal_out_writes_a_sealed_copy_whose_commercial_key_is_its_own(tmp_path, monkeypatch, capsys) -> None:
+    for split in ("heldout", "commercial"):
+        monkeypatch.delenv(f"NIGHTSHIFT_SPLIT_KEY_{split.upper()}", raising=False)
+    mark = canary()
+    suite = canaried_suite(tmp_path, mark, split="commercial")
+    out = tmp_path / "sealed-copy"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert main(["seal", str(suite), "--split", "heldout"]) == 2  # no held-out case to seal
+    assert "no unsealed case has split 'heldout'" in " ".join(capsys.readouterr().out.split())
+    assert main(["seal", str(suite), "--split", "commercial", "--out", str(out)]) == 0
+    key_file = tmp_path / "config" / "nightshift" / "keys" / "commercial.key"
+    assert "(new, mode 0600)" in " ".join(capsys.readouterr().out.split())
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert (suite / HELD_OUT_CASE / "instruction.md").is_file()  # the source is left as it was
+    assert (out / PUBLIC_CASE / "case.toml").is_file() and mark.encode() not in _bytes_under(out)
+    monkeypatch.delenv("NIGHTSHIFT_SPLIT_KEY_COMMERCIAL")  # seal set it for its own check
+    monkeypatch.setenv("NIGHTSHIFT_SPLIT_KEY_HELDOUT", key_file.read_text().strip())  # another split's grant
+    with pytest.raises(SplitAccessError, match="need the commercial key"):
+        load_cases(out)
+    monkeypatch.setenv("NIGHTSHIFT_SPLIT_KEY_COMMERCIAL", key_file.read_text().strip())
+    case = next(c for c in load_cases(out) if c.id == HELD_OUT_CASE)
+    assert case.split == "commercial" and case.label.startswith("commercial-")
+    assert main(["seal", str(out), "--split", "commercial"]) == 2  # nothing left to seal: said, not redone
