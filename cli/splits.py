@@ -56,8 +56,8 @@ def seal_command(args: argparse.Namespace, console: Console) -> int:
 
     folder = resolve_suite(str(args.suite))
     target = (args.out or folder).resolve()
-    if is_installed(folder) and args.out is None:
-        raise SuiteError(f"{folder}: part of the installed package; pass --out to write a sealed copy")
+    if (is_installed(folder) or str(args.suite) in ("builtin", "humaneval")) and args.out is None:
+        raise SuiteError(f"{folder}: a suite nightshift ships; pass --out to write a sealed copy of it")
     plain = [d for d in case_folders(folder) if not is_sealed(d)]
     chosen = [c for c in load_cases(folder, [d.name for d in plain]) if c.split == args.split]
     if not chosen:
