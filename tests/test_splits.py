@@ -192,3 +192,20 @@ def test_seal_out_writes_a_sealed_copy_whose_commercial_key_is_its_own(tmp_path,
     case = next(c for c in load_cases(out) if c.id == HELD_OUT_CASE)
     assert case.split == "commercial" and case.label.startswith("commercial-")
     assert main(["seal", str(out), "--split", "commercial"]) == 2  # nothing left to seal: said, not redone
+
+
+def test_the_private_folder_for_plaintext_is_refused_when_others_could_enter_it(tmp_path, monkeypatch) -> None:
+    from nightshift.errors import StorageError
+    from nightshift.scratch import private_root
+
+    fresh = tmp_path / "private"
+    monkeypatch.setenv("NIGHTSHIFT_PRIVATE_SCRATCH", str(fresh))
+    assert private_root() == fresh and stat.S_IMODE(fresh.stat().st_mode) == 0o700
+    fresh.chmod(0o755)
+    with pytest.raises(StorageError, match="mode 0o755"):
+        private_root()
+    link = tmp_path / "planted"
+    link.symlink_to(fresh)
+    monkeypatch.setenv("NIGHTSHIFT_PRIVATE_SCRATCH", str(link))
+    with pytest.raises(StorageError, match="a link, another owner"):
+        private_root()
