@@ -91,7 +91,8 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
                            backend.identity(), validation, pins.identities, metrics)
         run_dir = exp.output_dir / manifest.run_id
         with hold_run(run_dir, publisher):  # one writer per run: a second copy of this night is refused
-            protected = protected_night.start(exp, path, manifest, cases)  # budget, audit: before any trial
+            # budgets (the experiment's, each suite's) and the audit log: before any trial
+            protected = protected_night.start(exp, path, manifest, cases, checked.suite_dirs)
             manifest.write(run_dir / "manifest.json")
             specs = expand_trials(manifest, cases, exp.variants)
             logger.info("run %s: %d cases × %d variants × %d seeds = %d trials", manifest.run_id, len(cases),

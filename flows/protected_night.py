@@ -16,7 +16,8 @@ from nightshift.experiment.manifest import RunManifest
 from nightshift.models import Case, TrialResult
 from nightshift.splits import SplitAccessError
 from nightshift.splits.audit import append, audit_path
-from nightshift.splits.grants import check_budgets
+from nightshift.splits.grants import check_budgets, experiment_budgets
+from nightshift.suites.loader import suite_budgets
 
 
 @dataclass
@@ -37,7 +38,8 @@ class ProtectedNight:
                outcome=outcome)
 
 
-def start(exp: Experiment, file: Path, manifest: RunManifest, cases: list[Case]) -> ProtectedNight | None:
+def start(exp: Experiment, file: Path, manifest: RunManifest, cases: list[Case],
+          suite_dirs: list[Path] | None = None) -> ProtectedNight | None:
     """None for a night with no protected case; else the budget is checked and the start recorded."""
     chosen = [c for c in cases if c.protected]
     if not chosen:
@@ -49,7 +51,9 @@ def start(exp: Experiment, file: Path, manifest: RunManifest, cases: list[Case])
     night = ProtectedNight(audit_path(exp.output_dir), manifest.run_id, {c.id: c.label for c in chosen}, splits,
                            versions)
     try:
-        check_budgets(chosen, {str(k): g for k, g in exp.splits.items()}, versions, night.log, file, manifest.run_id)
+        rules = experiment_budgets({str(k): g for k, g in exp.splits.items()}, file)
+        rules += [rule for folder in suite_dirs or [] for rule in suite_budgets(folder)]
+        check_budgets(chosen, rules, versions, night.log, manifest.run_id)
     except SplitAccessError as exc:
         append(night.log, "refused", run_id=manifest.run_id, splits=splits, model_versions=versions,
                outcome={"refused": exc.kind})

@@ -3,10 +3,10 @@ split's budget. (The key itself is checked where sealed cases are opened: suites
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from nightshift.experiment.config import SplitGrant
+from nightshift.experiment.config import SplitBudget, SplitGrant
 from nightshift.models import Case
 from nightshift.splits.audit import runs_started
 from nightshift.splits.keys import SplitAccessError
@@ -40,15 +40,24 @@ def unsealed_warning(cases: list[Case]) -> str | None:
             f"nightshift seal SUITE --split {plain[0]} (docs/SPLITS.md)")
 
 
-def check_budgets(cases: list[Case], grants: Mapping[str, SplitGrant], model_versions: dict[str, str],
-                  audit_file: Path, file: Path, run_id: str = "") -> None:
-    """Refuse the night when a split it touches has spent its budget for one of its model versions. The run itself
-    (``run_id``: a resume of the same manifest, which learns nothing new) is not counted against it."""
-    splits = sorted({c.split for c in cases if c.protected})
+BudgetRule = tuple[str, str, SplitBudget]
+"""(where it is set, for the message: 'exp.yaml: field splits.heldout.budget'; the split; the budget)."""
+
+
+def experiment_budgets(grants: Mapping[str, SplitGrant], file: Path) -> list[BudgetRule]:
+    return [(f"{file}: field 'splits.{split}.budget'", split, grant.budget)
+            for split, grant in sorted(grants.items()) if grant.budget is not None]
+
+
+def check_budgets(cases: list[Case], rules: Sequence[BudgetRule], model_versions: dict[str, str],
+                  audit_file: Path, run_id: str = "") -> None:
+    """Refuse the night when a split it touches has spent a budget (the experiment's or its suite's: each holds) for
+    one of its model versions. The run itself (``run_id``: a resume of the same manifest, which learns nothing new)
+    is not counted against it."""
+    touched = {c.split for c in cases if c.protected}
     lines = []
-    for split in splits:
-        budget = grants.get(split, SplitGrant()).budget
-        if budget is None:
+    for source, split, budget in rules:
+        if split not in touched:
             continue
         spent = []
         for variant, version in sorted(model_versions.items()):
@@ -57,9 +66,9 @@ def check_budgets(cases: list[Case], grants: Mapping[str, SplitGrant], model_ver
                 spent.append(f"model version {version!r} (variant {variant}) already ran {len(runs)} times in the "
                              f"last {budget.days:g} days (runs {', '.join(runs)})")
         if spent:
-            lines.append(f"split {split!r}: budget of {budget.runs} runs per {budget.days:g} days spent: "
+            lines.append(f"{source}: split {split!r}: budget of {budget.runs} runs per {budget.days:g} days spent: "
                          + "; ".join(spent))
     if lines:
-        raise SplitAccessError(f"{file}: field 'splits': " + "\n".join(lines) + f"; wait for the window to pass "
-                               f"(the audit log {audit_file} counts), or ask the split's owner to raise the budget",
-                               splits=tuple(splits), kind="budget spent")
+        raise SplitAccessError("\n".join(lines) + f"; wait for the window to pass (the audit log {audit_file} "
+                               f"counts), or ask the split's owner to raise the budget",
+                               splits=tuple(sorted(touched)), kind="budget spent")

@@ -17,8 +17,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from nightshift.errors import SuiteError
+from nightshift.experiment.config import SplitBudget
 from nightshift.metrics import MetricError, resolve_metric
 from nightshift.models import Case, CaseLimits, CaseTiming, Checkpoint, HiddenTests, MetricSpec
+from nightshift.splits.grants import BudgetRule
 from nightshift.splits.keys import SPLITS, SplitAccessError, how_to_get_access, split_key
 from nightshift.suites.sealed import is_sealed, sealed_case, sealed_split
 from nightshift.suites.sealed import open_case as open_sealed_case
@@ -193,6 +195,7 @@ def load_cases(suite_dir: Path, only: list[str] | None = None, key_secrets: dict
     name = suite_meta.get("name", suite_dir.name)
     metrics = suite_metrics(meta_path, suite_meta.get("metrics", []))
     default_split = suite_split(meta_path, suite_meta)
+    suite_budgets(suite_dir)  # a bad budget is a bad suite, said when it is loaded
     folders = case_folders(suite_dir)
     if only is not None:
         missing = sorted(set(only) - {d.name for d in folders})
@@ -214,6 +217,27 @@ def load_cases(suite_dir: Path, only: list[str] | None = None, key_secrets: dict
 def case_folders(suite_dir: Path) -> list[Path]:
     """The case folders of a suite, plain (case.toml) or sealed (sealed.toml), sorted by id."""
     return [d for d in sorted(Path(suite_dir).iterdir()) if (d / "case.toml").is_file() or is_sealed(d)]
+
+
+def suite_budgets(suite_dir: Path) -> list[BudgetRule]:
+    """suite.toml's ``[budget.<split>]`` tables (runs, days): the split owner's budget, which holds whatever the
+    experiment says (docs/SPLITS.md)."""
+    meta_path = Path(suite_dir) / "suite.toml"
+    try:
+        raw = tomllib.loads(meta_path.read_text()).get("budget", {})
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SuiteError(f"{meta_path}: cannot read it ({exc})") from exc
+    if not isinstance(raw, dict):
+        raise SuiteError(f"{meta_path}: field 'budget': expected tables [budget.heldout] / [budget.commercial]")
+    rules: list[BudgetRule] = []
+    for split, table in sorted(raw.items()):
+        if split not in SPLITS[1:]:
+            raise SuiteError(f"{meta_path}: field 'budget.{split}': only 'heldout' and 'commercial' have budgets")
+        try:
+            rules.append((f"{meta_path}: field 'budget.{split}'", split, SplitBudget.model_validate(table)))
+        except ValidationError as exc:
+            raise _field_error(meta_path, exc, f"budget.{split}") from None
+    return rules
 
 
 def suite_split(meta_path: Path, suite_meta: dict) -> str:

@@ -14,13 +14,14 @@ import pytest
 from cryptography.fernet import Fernet
 
 from nightshift.cli import main
+from nightshift.errors import SuiteError
 from nightshift.experiment.config import SplitGrant
 from nightshift.models import Sidecar
 from nightshift.splits import SplitAccessError
 from nightshift.splits.audit import AuditBroken, append, verify
-from nightshift.splits.grants import check_budgets, network_problems, unsealed_warning
+from nightshift.splits.grants import check_budgets, experiment_budgets, network_problems, unsealed_warning
 from nightshift.suites import load_cases
-from nightshift.suites.loader import open_case
+from nightshift.suites.loader import open_case, suite_budgets
 from nightshift.suites.sealed import SEALED_BLOB
 from tests.splits_support import HELD_OUT_CASE, PUBLIC_CASE, canaried_suite, canary
 
@@ -118,19 +119,33 @@ def _started(log: Path, run_id: str, version: str) -> None:
 def test_the_budget_counts_runs_per_model_version_from_the_audit_log(tmp_path, builtin_cases) -> None:
     log = tmp_path / "audit.jsonl"
     case = next(c for c in builtin_cases if c.id == HELD_OUT_CASE).model_copy(update={"split": "heldout"})
-    grants = {"heldout": SplitGrant.model_validate({"budget": {"runs": 2, "days": 7}})}
+    rules = experiment_budgets({"heldout": SplitGrant.model_validate({"budget": {"runs": 2, "days": 7}})},
+                               tmp_path / "exp.yaml")
     _started(log, "run1", "m-v1")
     _started(log, "run1", "m-v1")  # a resumed run counts once
     _started(log, "run2", "m-v2")  # another version has its own budget
-    check_budgets([case], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml")
+    check_budgets([case], rules, {"a": "m-v1"}, log)
     _started(log, "run3", "m-v1")
     with pytest.raises(SplitAccessError) as spent:
-        check_budgets([case], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml")
-    assert "split 'heldout'" in str(spent.value) and "'m-v1'" in str(spent.value) and "run1, run3" in str(spent.value)
-    check_budgets([case], grants, {"a": "m-v2"}, log, tmp_path / "exp.yaml")
-    check_budgets([case], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml", run_id="run3")  # its own resume
+        check_budgets([case], rules, {"a": "m-v1"}, log)
+    message = str(spent.value)
+    assert "field 'splits.heldout.budget'" in message and "'m-v1'" in message and "run1, run3" in message
+    check_budgets([case], rules, {"a": "m-v2"}, log)
+    check_budgets([case], rules, {"a": "m-v1"}, log, run_id="run3")  # its own resume
     public = case.model_copy(update={"split": "public"})
-    check_budgets([public], grants, {"a": "m-v1"}, log, tmp_path / "exp.yaml")  # no protected case: no budget
+    check_budgets([public], rules, {"a": "m-v1"}, log)  # no protected case: no budget
+
+    suite = tmp_path / "suite"  # the split owner's budget in suite.toml holds whatever the experiment says
+    suite.mkdir()
+    (suite / "suite.toml").write_text('name = "s"\n[budget.heldout]\nruns = 1\ndays = 30\n')
+    with pytest.raises(SplitAccessError, match=r"suite.toml: field 'budget.heldout': split 'heldout': budget of 1"):
+        check_budgets([case], suite_budgets(suite), {"a": "m-v2"}, log)
+    (suite / "suite.toml").write_text('name = "s"\n[budget.public]\nruns = 1\n')
+    with pytest.raises(SuiteError, match="field 'budget.public': only 'heldout' and 'commercial'"):
+        suite_budgets(suite)
+    (suite / "suite.toml").write_text('name = "s"\n[budget.heldout]\nruns = 0\n')
+    with pytest.raises(SuiteError, match="field 'budget.heldout.runs'"):
+        load_cases(suite)
 
 
 def test_the_audit_chain_shows_an_edit_a_deletion_and_a_cut_tail(tmp_path, capsys) -> None:
