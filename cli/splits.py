@@ -51,7 +51,7 @@ def seal_command(args: argparse.Namespace, console: Console) -> int:
     from nightshift.resources import is_installed
     from nightshift.splits.keys import key_env
     from nightshift.suites import load_cases, resolve_suite
-    from nightshift.suites.loader import case_folders
+    from nightshift.suites.loader import case_folders, tree_hash
     from nightshift.suites.sealed import is_sealed, seal_case_folder
 
     folder = resolve_suite(str(args.suite))
@@ -69,7 +69,8 @@ def seal_command(args: argparse.Namespace, console: Console) -> int:
         shutil.copytree(folder, target, ignore=shutil.ignore_patterns(*(c.id for c in chosen), "__pycache__"))
     key = _key(args.split, args.key_file, console)
     for case in chosen:
-        seal_case_folder(case.root, key, args.split, case.content_hash, target / case.id if args.out else None)
+        seal_case_folder(case.root, key, args.split, case.content_hash, tree_hash,
+                         target / case.id if args.out else None)
     os.environ[key_env(args.split)] = key.decode()  # open what was written, to prove it before saying so
     sealed = [c for c in load_cases(target, [c.id for c in chosen])]
     assert all(s.sealed and s.content_hash == c.content_hash for s, c in zip(sealed, chosen, strict=True))

@@ -46,30 +46,40 @@ def sealed_split(folder: Path) -> str:
 
 def _tar_of(folder: Path) -> bytes:
     """The folder as a gzipped tar with owners and times dropped (tar pads every small file to 512 bytes: gzip
-    takes a sealed case back to about its own size)."""
+    takes a sealed case back to about its own size). Links stay links; opening refuses any that points out."""
+
+    def plain(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
+        if "__pycache__" in Path(info.name).parts:
+            return None
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
+        info.mtime = 0
+        return info
+
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for path in sorted(folder.rglob("*")):
-            if "__pycache__" in path.parts or not (path.is_file() or path.is_dir()) or path.is_symlink():
-                continue
-            info = tar.gettarinfo(str(path), arcname=path.relative_to(folder).as_posix())
-            info.uid = info.gid = 0
-            info.uname = info.gname = ""
-            info.mtime = 0
-            if path.is_file():
-                with path.open("rb") as data:
-                    tar.addfile(info, data)
-            else:
-                tar.addfile(info)
+        for child in sorted(folder.iterdir()):
+            tar.add(child, arcname=child.name, filter=plain)
     return buffer.getvalue()
 
 
-def seal_case_folder(folder: Path, key: bytes, split: str, content_hash: str, out: Path | None = None) -> Path:
+def seal_case_folder(folder: Path, key: bytes, split: str, content_hash: str, hash_tree: Callable[[Path], str],
+                     out: Path | None = None) -> Path:
     """Seal one case folder with ``key`` in place (its plaintext removed) or into ``out``; returns the sealed
-    folder. In place, the sealed files are complete before any plaintext file is removed."""
+    folder. The sealed bytes are opened again and hashed (``hash_tree``: the loader's content hash) before any
+    plaintext is removed: a case that would not come back the same is refused, untouched."""
+    token = seal_bytes(key, _tar_of(folder))
+    with scratch("seal-check", private_root()) as private:
+        try:
+            _unpack(open_bytes(key, token, split, folder), private)
+        except SuiteError:
+            raise SuiteError(f"{folder}: sealing would not give the case back (a link out of the folder?); "
+                             f"nothing was changed: fix the folder and seal again") from None
+        if hash_tree(private) != content_hash:
+            raise SuiteError(f"{folder}: the sealed case would hash differently from the folder (a special file or "
+                             f"a link?); nothing was changed: fix the folder and seal again")
     target = out or folder
     target.mkdir(parents=True, exist_ok=True)
-    token = seal_bytes(key, _tar_of(folder))
     staged = target / f".{SEALED_BLOB}.partial"
     staged.write_bytes(token)
     if out is None:
@@ -82,17 +92,22 @@ def seal_case_folder(folder: Path, key: bytes, split: str, content_hash: str, ou
     return target
 
 
-def _extract(folder: Path, key: bytes, split: str, into: Path) -> None:
-    blob = folder / SEALED_BLOB
-    if not blob.is_file():
-        raise SuiteError(f"{blob}: missing beside {SEALED_META}; seal the case again from its plaintext")
-    plain = open_bytes(key, blob.read_bytes(), split, blob)
+def _unpack(plain: bytes, into: Path) -> None:
     try:
         with tarfile.open(fileobj=io.BytesIO(plain), mode="r:*") as tar:
             tar.extractall(into, filter="data")  # the data filter refuses absolute paths, '..' and device files
     except tarfile.TarError as exc:
-        raise SuiteError(f"{blob}: opens with the key but is not a case archive ({exc}); seal the case again from "
-                         f"its plaintext") from None
+        raise SuiteError(f"not a case archive ({exc})") from None
+
+
+def _extract(folder: Path, key: bytes, split: str, into: Path) -> None:
+    blob = folder / SEALED_BLOB
+    if not blob.is_file():
+        raise SuiteError(f"{blob}: missing beside {SEALED_META}; seal the case again from its plaintext")
+    try:
+        _unpack(open_bytes(key, blob.read_bytes(), split, blob), into)
+    except SuiteError as exc:
+        raise SuiteError(f"{blob}: opens with the key but {exc}; seal the case again from its plaintext") from None
 
 
 def case_key(folder: Path, split: str, key_secrets: dict[str, str] | None) -> bytes:

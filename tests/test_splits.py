@@ -224,3 +224,15 @@ def test_the_private_folder_for_plaintext_is_refused_when_others_could_enter_it(
     monkeypatch.setenv("NIGHTSHIFT_PRIVATE_SCRATCH", str(link))
     with pytest.raises(StorageError, match="a link, another owner"):
         private_root()
+
+
+def test_a_case_that_would_not_come_back_the_same_is_not_sealed_and_keeps_its_plaintext(tmp_path, monkeypatch,
+                                                                                        capsys) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    suite = canaried_suite(tmp_path, canary())
+    case = suite / HELD_OUT_CASE
+    (case / "workspace" / "outside").symlink_to("/etc/hostname")  # a link out of the case folder
+    before = sorted(p.name for p in case.iterdir())
+    assert main(["seal", str(suite), "--split", "heldout", "--key-file", str(tmp_path / "k.key")]) == 2
+    assert "nothing was changed" in " ".join(capsys.readouterr().out.split())
+    assert sorted(p.name for p in case.iterdir()) == before and (case / "instruction.md").is_file()
