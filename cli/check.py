@@ -22,6 +22,7 @@ def check_command(args: argparse.Namespace) -> int:
     from nightshift.flows.nightly_eval import check_suites_validated
     from nightshift.flows.trial_context import load_run_cases
     from nightshift.preflight import check_experiment
+    from nightshift.splits.grants import unsealed_warning
 
     checked = check_experiment(Path(args.experiment))
     exp = checked.exp
@@ -42,6 +43,9 @@ def check_command(args: argparse.Namespace) -> int:
         shown = f" ({where})" if where and where != kind else ""
         say(f"  variant {variant.name}: model {variant.model}, harness {kind}{shown}", markup=False, highlight=False,
             soft_wrap=True)
+    warning = unsealed_warning(cases)
+    if warning:
+        say(f"  warning: {warning}", style="yellow", markup=False, highlight=False, soft_wrap=True)
     protocol = "" if exp.model.protocol == "chat" else f" (protocol {exp.model.protocol})"
     say(f"  sandbox {exp.sandbox.backend}; endpoint {exp.model.base_url or 'the embedded simulator'}{protocol}",
         markup=False, highlight=False, soft_wrap=True)

@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     from nightshift.cli.view import add_view_command
 
     add_view_command(sub)  # view
+    from nightshift.cli.splits import add_split_commands
+
+    add_split_commands(sub)  # seal, audit
     from nightshift.sandbox import base_image, standin_build
 
     image = sub.add_parser("build-image", help="build the pinned Debian sandbox base image (root): a rootfs for "
@@ -73,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command in ("validate-suite", "import-suite", "view", "plugins"):
+        if args.command in ("validate-suite", "import-suite", "view", "plugins", "seal", "audit"):
             return args.fn(args, console)
         return args.fn(args)
     except NightshiftError as exc:  # input problems name their file and fix; others name the condition too

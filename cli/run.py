@@ -8,12 +8,16 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from nightshift.cli.output import console
 from nightshift.cli.server import PORT_HELP
 from nightshift.errors import BROKEN_ARM_EXIT_CODE
+
+if TYPE_CHECKING:
+    from nightshift.preflight import CheckedExperiment
 
 
 def add_run_command(sub: argparse._SubParsersAction) -> None:
@@ -48,6 +52,20 @@ def _ephemeral_profile() -> None:
         prefect.context.refresh_global_settings_context()
 
 
+def _check_grants(checked: CheckedExperiment) -> None:
+    """A sealed case's key and the network rule of protected splits, before Prefect hears of the night (a refusal
+    names the cases; the flow checks again for a night started from a deployment)."""
+    from nightshift.flows.protected_night import record_refusal
+    from nightshift.flows.trial_context import load_run_cases
+    from nightshift.splits import SplitAccessError
+
+    try:
+        load_run_cases(checked)
+    except SplitAccessError as exc:
+        record_refusal(checked.exp, exc)
+        raise
+
+
 def run_command(args: argparse.Namespace) -> int:
     from nightshift.deployments.server import QUIET_ENV, ensure_server, point_prefect_at, project_port
 
@@ -67,6 +85,7 @@ def run_command(args: argparse.Namespace) -> int:
     from nightshift.preflight import check_experiment
 
     checked = check_experiment(Path(args.experiment))  # fail on a bad file before Prefect starts anything
+    _check_grants(checked)
     check_endpoint(checked.exp, checked.file)  # and on an endpoint that cannot serve it
     from nightshift.analysis.tables import print_comparison
     from nightshift.flows.nightly_eval import nightly_eval

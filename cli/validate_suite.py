@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 from rich.console import Console
@@ -42,14 +43,25 @@ def chosen_backend(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
+    from nightshift.suites import resolve_suite
+
+    folder = resolve_suite(args.suite)  # errors are the CLI's to print (nightshift.cli.main): one line, exit 2
+    with contextlib.ExitStack() as opened:
+        return _validate(folder, args, console, opened)
+
+
+def _validate(folder: Path, args: argparse.Namespace, console: Console, opened: contextlib.ExitStack) -> int:
     from nightshift.graders.validate import print_validation, validate_cases
     from nightshift.resources import is_installed
     from nightshift.sandbox import backend_for
-    from nightshift.suites import load_cases, resolve_suite
+    from nightshift.suites import load_cases
+    from nightshift.suites.loader import open_case
     from nightshift.suites.validation import write_record
 
-    folder = resolve_suite(args.suite)  # errors are the CLI's to print (nightshift.cli.main): one line, exit 2
-    cases = load_cases(folder, args.cases.split(",") if args.cases else None)
+    secrets = _key_secrets(args)
+    cases = load_cases(folder, args.cases.split(",") if args.cases else None, key_secrets=secrets)  # a sealed
+    # case without its key is refused, named; with it, graded on its plaintext, opened in private memory only
+    cases = [opened.enter_context(open_case(case, secrets)) for case in cases]
     name, image = chosen_backend(args)
     cases = cases[: args.sample] if args.sample else cases
     if not cases:
@@ -67,6 +79,15 @@ def validate_suite_command(args: argparse.Namespace, console: Console) -> int:
     elif not args.no_record:
         console.print(f"validation record: {write_record(folder, result.record)}")
     return 0 if result.ok else 1
+
+
+def _key_secrets(args: argparse.Namespace) -> dict[str, str]:
+    """The Prefect Secret blocks the experiment names for split keys (beyond NIGHTSHIFT_SPLIT_KEY_<SPLIT>)."""
+    if not args.experiment:
+        return {}
+    from nightshift.experiment.config import load_experiment
+
+    return load_experiment(Path(args.experiment)).key_secrets()
 
 
 def _print_base_images(folder: Path, console: Console) -> None:

@@ -199,6 +199,22 @@ class ShardSettings(_Strict):
     poll_s: float = Field(5, gt=0, description="Seconds between checks of the children's progress.")
 
 
+class SplitBudget(_Strict):
+    """How often one model version may be evaluated on a split: ``runs`` runs per ``days`` days, counted from the
+    audit log, so a held-out score cannot be hill-climbed by resubmitting."""
+
+    runs: int = Field(ge=1, description="Runs allowed per model version within the window.")
+    days: float = Field(7, gt=0, description="The window, in days, counted back from now.")
+
+
+class SplitGrant(_Strict):
+    """``splits.<heldout|commercial>`` in an experiment file: where its key is and how often it may be run."""
+
+    key_secret: str | None = Field(None, description="Name of a Prefect Secret block holding the split's key, "
+                                   "read when NIGHTSHIFT_SPLIT_KEY_<SPLIT> is not set (workers without it).")
+    budget: SplitBudget | None = Field(None, description="Runs per model version per window; unset: no limit.")
+
+
 class Experiment(_Strict):
     """One experiment file: what to run tonight and how."""
 
@@ -223,6 +239,10 @@ class Experiment(_Strict):
     def trial_cache(self) -> Path | str:
         """The Prefect result storage for trial results: a block slug, or the local cache folder."""
         return self.result_storage or self.output_dir / ".trial-cache"
+
+    def key_secrets(self) -> dict[str, str]:
+        """Protected split -> the Prefect Secret block the experiment names for its key."""
+        return {split: grant.key_secret for split, grant in self.splits.items() if grant.key_secret}
     sandbox: SandboxSettings = SandboxSettings()
     model: ModelEndpoint = ModelEndpoint()
     output_dir: Path = Field(Path("runs"), description="Where run folders are written (relative to this file).")
@@ -233,6 +253,9 @@ class Experiment(_Strict):
     alerts: AlertSettings | None = Field(None, description="Infra failure spike alerts and the share of infra "
                                          "errors that makes a night untrustworthy (flows/infra_alerts.py).")
     analysis: AnalysisSettings = AnalysisSettings()
+    splits: dict[Literal["heldout", "commercial"], SplitGrant] = Field(
+        {}, description="Per protected split, where its key is (beyond NIGHTSHIFT_SPLIT_KEY_<SPLIT>) and its budget "
+        "per model version (docs/SPLITS.md).")
     metrics: list[MetricSpec] = Field([], description="Metrics every trial gets beyond resolved and progress "
                                       "(and its suite's): a name such as 'time_to_pass', or {use, name, settings}; "
                                       "each becomes a score.<name> column (docs/ANALYSIS.md).")

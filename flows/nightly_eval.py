@@ -19,9 +19,11 @@ from nightshift.errors import BROKEN_ARM_EXIT_CODE
 from nightshift.experiment.config import Experiment
 from nightshift.experiment.manifest import ModelPin, RunManifest, build_manifest
 from nightshift.experiment.trials import expand_trials
+from nightshift.flows import protected_night
 from nightshift.flows.endpoint import model_endpoint
 from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.night_rows import assemble_rows, prepare_rows
+from nightshift.flows.protected_night import record_refusal
 from nightshift.flows.publishing import EXIT_DEADLINE_S, Publisher, api_answers, arm_exit_deadline
 from nightshift.flows.shards import ShardError, ShardOutcome, lost_shards_message, run_shards
 from nightshift.flows.stale_runs import hold_run
@@ -35,6 +37,8 @@ from nightshift.links import run_url, view_command
 from nightshift.models import Case
 from nightshift.planner.night import plan_night
 from nightshift.preflight import CheckedExperiment, check_experiment
+from nightshift.splits import SplitAccessError
+from nightshift.splits.grants import unsealed_warning
 from nightshift.suites.validation import run_validation_pins
 from nightshift.tasks.disk_space import DiskFull, disk_full_message, is_disk_full
 from nightshift.tasks.results import write_parquet
@@ -70,7 +74,13 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     path = Path(experiment_file).resolve()
     checked = check_experiment(path)  # everything the file names, resolved once for the night
     exp = checked.exp
-    cases = load_run_cases(checked)
+    try:
+        cases = load_run_cases(checked)  # a sealed case needs its key; no protected case meets a network
+    except SplitAccessError as exc:
+        record_refusal(exp, exc)
+        raise
+    if warning := unsealed_warning(cases):
+        logger.warning(warning)
     validation = check_suites_validated(checked, cases)  # before anything starts
     metrics = metric_sets(cases, exp.metrics)  # resolved once: the manifest pins exactly these
     backend = open_backend(exp)
@@ -81,6 +91,8 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
                            backend.identity(), validation, pins.identities, metrics)
         run_dir = exp.output_dir / manifest.run_id
         with hold_run(run_dir, publisher):  # one writer per run: a second copy of this night is refused
+            # budgets (the experiment's, each suite's) and the audit log: before any trial
+            protected = protected_night.start(exp, path, manifest, cases, checked.suite_dirs)
             manifest.write(run_dir / "manifest.json")
             specs = expand_trials(manifest, cases, exp.variants)
             logger.info("run %s: %d cases × %d variants × %d seeds = %d trials", manifest.run_id, len(cases),
@@ -106,6 +118,8 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             if alarm:
                 alarm.verdict(run_dir)
             rows = assemble_rows(run_dir, specs, answer)
+            if protected:
+                protected.finish(rows)
             served = endpoint.simulator_requests()
             try:
                 parquet = write_parquet(rows, run_dir / "results.parquet", metric_columns(metrics))

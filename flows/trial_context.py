@@ -23,22 +23,35 @@ from nightshift.graders import CaseGrader
 from nightshift.graders.metric import MetricSet
 from nightshift.harnesses.pins import HarnessPins
 from nightshift.models import Case
+from nightshift.plugins import SANDBOXES
 from nightshift.preflight import CheckedExperiment
 from nightshift.sandbox import backend_for
-from nightshift.scratch import reap_scratch
+from nightshift.scratch import private_root, reap_scratch
+from nightshift.splits import SplitAccessError
+from nightshift.splits.grants import network_problems
 from nightshift.suites import load_cases
+from nightshift.suites.loader import case_folders
 from nightshift.tasks.run_trial import TrialContext
 
 
 def load_run_cases(checked: CheckedExperiment) -> list[Case]:
-    """Every case of the experiment's suites, narrowed to ``cases`` when the experiment lists them."""
+    """Every case of the experiment's suites, narrowed to ``cases`` when the experiment lists them. Sealed cases
+    chosen need their split's key, and no protected case may meet a network: both refused here, before any
+    trial, naming the split, the cases and the fix."""
     exp = checked.exp
-    cases = [c for d in checked.suite_dirs for c in load_cases(d)]
+    folders = {d: [f.name for f in case_folders(d)] for d in checked.suite_dirs}
     if exp.cases is not None:
-        unknown = sorted(set(exp.cases) - {c.id for c in cases})
+        unknown = sorted(set(exp.cases) - {name for names in folders.values() for name in names})
         if unknown:
             raise SuiteError(f"{checked.file}: field 'cases': unknown case ids {unknown}; check the spelling")
-        cases = [c for c in cases if c.id in set(exp.cases)]
+    cases = [c for d, names in folders.items()
+             for c in load_cases(d, [n for n in names if n in set(exp.cases)] if exp.cases is not None else None,
+                                 key_secrets=exp.key_secrets())]
+    backend = SANDBOXES.resolve(exp.sandbox.backend).target
+    problems = network_problems(cases, exp.sandbox.backend, bool(getattr(backend, "network_free", False)))
+    if problems:
+        raise SplitAccessError(f"{checked.file}: " + "\n".join(problems), splits=tuple(sorted(
+            {c.split for c in cases if c.protected})), kind="network")
     return cases
 
 
@@ -48,7 +61,8 @@ def open_backend(exp: Experiment) -> SandboxBackend:
     reaped = backend.reap()
     if reaped:
         get_run_logger().warning("removed %d sandboxes left by dead runs", reaped)
-    scratch = reap_scratch()  # generated hidden tests and simulator files of killed processes
+    # generated hidden tests and simulator files of killed processes; protected cases they had opened
+    scratch = reap_scratch() + reap_scratch(private_root())
     if scratch:
         get_run_logger().warning("removed %d scratch folders left by dead processes", scratch)
     return backend
@@ -72,4 +86,5 @@ def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gatew
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
                         grader=CaseGrader(hidden_seed=hidden_seed, timing_pool=timing_pool(exp.gpu)),
                         harnesses=pins.resolved, variant_backends=pins.backends,
-                        variant_case_images=pins.case_images, metrics=dict(metrics or {}))
+                        variant_case_images=pins.case_images, metrics=dict(metrics or {}),
+                        key_secrets=exp.key_secrets())

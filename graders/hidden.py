@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 from nightshift.errors import SuiteError
 from nightshift.models import Case
-from nightshift.scratch import new_scratch
+from nightshift.scratch import new_scratch, private_root
 from nightshift.suites.loader import tree_hash
 
 MEMORY_LIMIT_BYTES = 4 * 1024**3
@@ -77,7 +77,7 @@ class HiddenTestSource:
     """Generates each (case, seed) once per process, thread-safely, into a private temporary folder."""
 
     def __init__(self) -> None:
-        self._root: Path | None = None
+        self._roots: dict[bool, Path] = {}  # protected or not -> its scratch folder
         self._done: dict[tuple[str, str, int], GeneratedTests] = {}
         self._locks: dict[tuple[str, str, int], threading.Lock] = {}
         self._guard = threading.Lock()
@@ -87,13 +87,16 @@ class HiddenTestSource:
         key = (case.id, case.content_hash, seed)
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
-            if self._root is None:
-                # under the state folder, not /tmp: removed at exit, or by reap_scratch after a kill
-                self._root = new_scratch("hidden")
-                atexit.register(shutil.rmtree, self._root, True)
+            if case.protected not in self._roots:
+                # under the state folder, not /tmp: removed at exit, or by reap_scratch after a kill; a protected
+                # case's tests only in memory (private_root), never on a disk in the clear
+                root = new_scratch("hidden", private_root() if case.protected else None)
+                self._roots[case.protected] = root
+                atexit.register(shutil.rmtree, root, True)
+            root = self._roots[case.protected]
         with lock:
             if key not in self._done:
-                self._done[key] = generate(case, seed, self._root / f"{case.id}-{case.content_hash[:12]}-{seed}")
+                self._done[key] = generate(case, seed, root / f"{case.id}-{case.content_hash[:12]}-{seed}")
             return self._done[key]
 
 

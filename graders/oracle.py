@@ -48,7 +48,7 @@ def _grade_after(case: Case, backend: SandboxBackend, grader: Grader, script: st
         if script is not None:
             result = sandbox.exec(script, timeout_s=case.limits.wall_clock_s)
             if result.exit_code != 0 or result.timed_out:
-                tail = "" if case.split == "heldout" else f":\n{fold(result.stdout + result.stderr, 800)}"
+                tail = "" if case.protected else f":\n{fold(result.stdout + result.stderr, 800)}"
                 raise OracleScriptError(f"oracle exited {result.exit_code}"
                                         f"{' (timed out)' if result.timed_out else ''}{tail}")
         return grader.grade(case, sandbox)
@@ -58,7 +58,7 @@ def _grade_after(case: Case, backend: SandboxBackend, grader: Grader, script: st
 
 def _detail(case: Case, test: TestOutcome) -> str:
     # held-out tests must not leak into logs outside the run's own folder
-    return "" if case.split == "heldout" or not test.detail else f":\n{fold(test.detail, 600)}"
+    return "" if case.protected or not test.detail else f":\n{fold(test.detail, 600)}"
 
 
 def flaky_names(repeats: list[GradeResult]) -> list[str]:

@@ -80,7 +80,7 @@ def validate_cases(cases: list[Case], backend: SandboxBackend, repeats: int = 3,
 
 
 def _outputs(case: Case, check: CaseCheck) -> dict[str, str]:
-    if case.split == "heldout":  # held-out test output never leaves the run's own folder
+    if case.protected:  # held-out test output never leaves the run's own folder
         return {}
     return {f"{tag}/{t.name}": t.output for tag, grade in (("oracle", check.oracle), ("empty", check.empty))
             if grade is not None for t in grade.tests if t.output}

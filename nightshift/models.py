@@ -6,6 +6,7 @@ Pydantic models so every hand-off is explicit and serialisable (a result row is 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from enum import StrEnum
 from pathlib import Path
@@ -148,7 +149,8 @@ class Case(BaseModel):
     id: str
     suite: str
     domain: str
-    split: Literal["public", "heldout"] = "public"
+    split: Literal["public", "heldout", "commercial"] = Field("public", description="Who may run the case and "
+                                                              "what is protected (docs/SPLITS.md).")
     instruction: str
     root: Path
     fail_to_pass: list[str]
@@ -173,6 +175,23 @@ class Case(BaseModel):
     metrics: list[MetricSpec] = Field([], description="The suite's metrics (suite.toml 'metrics'), beyond "
                                       "resolved and progress.")
     timing: CaseTiming | None = Field(None, description="How the case is graded by speed ([timing]), if it is.")
+    sealed: bool = Field(False, description="Stored encrypted (nightshift seal): ``root`` is the sealed folder "
+                         "and ``instruction`` is empty; suites.loader.open_case gives an unsealed copy for one trial.")
+    opaque_id: str | None = Field(None, description="What a protected case is called outside its run folder "
+                                  "(Prefect names and logs, the audit log); None for public cases.")
+
+    @property
+    def protected(self) -> bool:
+        """Held-out or commercial: encrypted at rest, granted, audited, redacted, never networked."""
+        return self.split != "public"
+
+    @property
+    def label(self) -> str:
+        """The case's name wherever others may read it: its opaque id when protected (a case not sealed has no key
+        to make one with, so a plain hash of its id: it is in the clear anyway)."""
+        if not self.protected:
+            return self.id
+        return self.opaque_id or f"{self.split}-{hashlib.sha256(f'{self.suite}/{self.id}'.encode()).hexdigest()[:12]}"
 
     @property
     def workspace_dir(self) -> Path:

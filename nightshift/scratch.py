@@ -11,12 +11,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import tempfile
 import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+from nightshift.errors import StorageError
 from nightshift.resources import state_dir
 
 LEGACY_PREFIXES = ("nightshift-hidden-", "nightshift-sim-")
@@ -28,6 +30,28 @@ def scratch_root() -> Path:
     return Path(os.environ.get("NIGHTSHIFT_SCRATCH") or state_dir() / "scratch")
 
 
+def private_root() -> Path:
+    """Where a protected case's plaintext may sit while a trial or the grader needs it: memory (/dev/shm) when
+    this host has it, so nothing decrypted ever reaches a disk; else the scratch root. One 0700 folder per user,
+    refused if anyone else could have made it or can enter it (/dev/shm is writable by every user)."""
+    shm = Path("/dev/shm")
+    if os.environ.get("NIGHTSHIFT_PRIVATE_SCRATCH"):
+        root = Path(os.environ["NIGHTSHIFT_PRIVATE_SCRATCH"])
+    elif shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+        root = shm / f"nightshift-{os.getuid()}"
+    else:
+        root = scratch_root() / "private"
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        root.mkdir(mode=0o700)
+    info = os.lstat(root)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise StorageError(f"{root}: the private folder for protected cases is not a folder of this user's alone "
+                           f"(a link, another owner, or mode {oct(info.st_mode & 0o777)}); remove it, or set "
+                           f"NIGHTSHIFT_PRIVATE_SCRATCH to a folder only this user can enter")
+    return root
+
+
 def _start_tick(pid: int) -> str | None:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -36,19 +60,19 @@ def _start_tick(pid: int) -> str | None:
     return stat.rsplit(")", 1)[1].split()[19]  # field 22 counted after the command name
 
 
-def new_scratch(kind: str) -> Path:
-    """A fresh private (0700) folder owned by this process."""
-    root = scratch_root()
-    root.mkdir(parents=True, exist_ok=True)
+def new_scratch(kind: str, root: Path | None = None) -> Path:
+    """A fresh private (0700) folder owned by this process, under ``root`` (default: scratch_root)."""
+    root = root or scratch_root()
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
     path = root / f"{kind}-{os.getpid()}-{_start_tick(os.getpid())}-{uuid.uuid4().hex[:6]}"
     path.mkdir(mode=0o700)
     return path
 
 
 @contextlib.contextmanager
-def scratch(kind: str) -> Iterator[Path]:
+def scratch(kind: str, root: Path | None = None) -> Iterator[Path]:
     """A scratch folder for the length of the block, removed on every exit path."""
-    path = new_scratch(kind)
+    path = new_scratch(kind, root)
     try:
         yield path
     finally:

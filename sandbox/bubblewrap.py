@@ -179,6 +179,7 @@ class BubblewrapSandbox(FolderFiles):
 
 class BubblewrapBackend:
     name = "bubblewrap"
+    network_free = True  # an empty net namespace (splits/grants.py relies on it)
 
     def __init__(self, image: str = "host"):
         self.rootfs = Path("/") if image == "host" else Path(image)

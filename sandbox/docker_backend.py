@@ -190,6 +190,7 @@ class DockerSandbox(FolderFiles):
 
 class DockerBackend:
     name = "docker"
+    network_free = True  # network_mode none unless a case has sidecars, refused for protected ones (splits/grants.py)
 
     def __init__(self, image: str | None):
         """``image`` None gives a backend that can only reap (at worker start, before any run is known)."""

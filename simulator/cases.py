@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nightshift.models import Case
-from nightshift.suites.loader import load_cases
+from nightshift.splits import split_key
+from nightshift.suites.loader import case_folders, load_cases, open_case
+from nightshift.suites.sealed import is_sealed, sealed_split
 
 MAX_LISTED_FILES = 200
 
@@ -64,7 +66,16 @@ class CaseIndex:
 
     @classmethod
     def from_suites(cls, suite_dirs: Iterable[Path]) -> CaseIndex:
-        return cls(CaseBrief.from_case(case) for suite in suite_dirs for case in load_cases(Path(suite)))
+        """The cases it can read: a sealed case only with its split's key in this process's environment (the
+        simulator plays the model, which is shown a case's instruction; its oracle is the stand-in's cheat)."""
+        briefs = []
+        for suite in suite_dirs:
+            readable = [d.name for d in case_folders(Path(suite))
+                        if not is_sealed(d) or split_key(sealed_split(d)) is not None]
+            for case in load_cases(Path(suite), readable):
+                with open_case(case) as opened:
+                    briefs.append(CaseBrief.from_case(opened))
+        return cls(briefs)
 
     def __len__(self) -> int:
         return len(self._briefs)

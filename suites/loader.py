@@ -8,6 +8,7 @@ docs/SUITES.md describes every field. The suite's validation record (validation.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import tomllib
@@ -16,8 +17,13 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from nightshift.errors import SuiteError
+from nightshift.experiment.config import SplitBudget
 from nightshift.metrics import MetricError, resolve_metric
 from nightshift.models import Case, CaseLimits, CaseTiming, Checkpoint, HiddenTests, MetricSpec
+from nightshift.splits.grants import BudgetRule
+from nightshift.splits.keys import SPLITS, SplitAccessError, how_to_get_access, split_key
+from nightshift.suites.sealed import is_sealed, sealed_case, sealed_split
+from nightshift.suites.sealed import open_case as open_sealed_case
 
 VALIDATION_FILE = "validation.json"
 # where the sandbox itself mounts things: a case's workdir alias may not sit on them
@@ -40,7 +46,8 @@ def _field_error(meta_path: Path, exc: ValidationError, prefix: str = "") -> Sui
     return SuiteError(f"{meta_path}: field '{field}': {first['msg']}")
 
 
-def _load_case(folder: Path, suite_name: str) -> Case:
+def load_case(folder: Path, suite_name: str, default_split: str = "public") -> Case:
+    """One plain case folder (``default_split``: suite.toml's 'split', for a case.toml without one)."""
     meta_path = folder / "case.toml"
     try:
         meta = tomllib.loads(meta_path.read_text())
@@ -70,7 +77,7 @@ def _load_case(folder: Path, suite_name: str) -> Case:
         raise _field_error(meta_path, exc, "timing") from None
     try:
         case = Case(
-            id=folder.name, suite=suite_name, domain=meta.get("domain", ""), split=meta.get("split", "public"),
+            id=folder.name, suite=suite_name, domain=meta.get("domain", ""), split=meta.get("split", default_split),
             instruction=instruction_path.read_text(), root=folder.resolve(),
             fail_to_pass=tests.get("fail_to_pass", []), pass_to_pass=tests.get("pass_to_pass", []),
             limits=CaseLimits(**meta.get("limits", {})), content_hash=tree_hash(folder),
@@ -172,8 +179,11 @@ def _flaky_tests(suite_dir: Path) -> dict[str, tuple[str, list[str]]]:
     return {cid: (c.get("content_hash", ""), c.get("flaky", [])) for cid, c in record.get("cases", {}).items()}
 
 
-def load_cases(suite_dir: Path, only: list[str] | None = None) -> list[Case]:
-    """All cases of a suite folder, sorted by id; ``only`` keeps just those ids (unknown ids are an error)."""
+def load_cases(suite_dir: Path, only: list[str] | None = None, key_secrets: dict[str, str] | None = None
+               ) -> list[Case]:
+    """All cases of a suite folder, sorted by id; ``only`` keeps just those ids (unknown ids are an error).
+    Sealed cases are opened with their split's key (``key_secrets``: split -> a Prefect Secret block holding it,
+    for where the environment variable is not set); without a key they are refused with how to get one."""
     suite_dir = Path(suite_dir)
     meta_path = suite_dir / "suite.toml"
     if not meta_path.is_file():
@@ -184,20 +194,78 @@ def load_cases(suite_dir: Path, only: list[str] | None = None) -> list[Case]:
         raise SuiteError(f"{meta_path}: not valid TOML ({exc})") from exc
     name = suite_meta.get("name", suite_dir.name)
     metrics = suite_metrics(meta_path, suite_meta.get("metrics", []))
-    cases = [_load_case(d, name) for d in sorted(suite_dir.iterdir()) if (d / "case.toml").is_file()]
+    default_split = suite_split(meta_path, suite_meta)
+    suite_budgets(suite_dir)  # a bad budget is a bad suite, said when it is loaded
+    folders = case_folders(suite_dir)
+    if only is not None:
+        missing = sorted(set(only) - {d.name for d in folders})
+        if missing:
+            raise SuiteError(f"cases {missing} are not in suite {suite_dir}; check the 'cases' list")
+        folders = [d for d in folders if d.name in set(only)]
+    _refuse_without_keys(suite_dir, folders, key_secrets)
+    cases = [sealed_case(d, name, key_secrets, load_case) if is_sealed(d) else load_case(d, name, default_split)
+             for d in folders]
     flaky = _flaky_tests(suite_dir)
     for case in cases:
         validated_hash, names = flaky.get(case.id, ("", []))
         if validated_hash == case.content_hash:
             case.excluded_tests = list(names)
         case.metrics = metrics
-    if only is not None:
-        known = {c.id for c in cases}
-        missing = sorted(set(only) - known)
-        if missing:
-            raise SuiteError(f"cases {missing} are not in suite {suite_dir}; check the 'cases' list")
-        cases = [c for c in cases if c.id in set(only)]
     return cases
+
+
+def case_folders(suite_dir: Path) -> list[Path]:
+    """The case folders of a suite, plain (case.toml) or sealed (sealed.toml), sorted by id."""
+    return [d for d in sorted(Path(suite_dir).iterdir()) if (d / "case.toml").is_file() or is_sealed(d)]
+
+
+def suite_budgets(suite_dir: Path) -> list[BudgetRule]:
+    """suite.toml's ``[budget.<split>]`` tables (runs, days): the split owner's budget, which holds whatever the
+    experiment says (docs/SPLITS.md)."""
+    meta_path = Path(suite_dir) / "suite.toml"
+    try:
+        raw = tomllib.loads(meta_path.read_text()).get("budget", {})
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SuiteError(f"{meta_path}: cannot read it ({exc})") from exc
+    if not isinstance(raw, dict):
+        raise SuiteError(f"{meta_path}: field 'budget': expected tables [budget.heldout] / [budget.commercial]")
+    rules: list[BudgetRule] = []
+    for split, table in sorted(raw.items()):
+        if split not in SPLITS[1:]:
+            raise SuiteError(f"{meta_path}: field 'budget.{split}': only 'heldout' and 'commercial' have budgets")
+        try:
+            rules.append((f"{meta_path}: field 'budget.{split}'", split, SplitBudget.model_validate(table)))
+        except ValidationError as exc:
+            raise _field_error(meta_path, exc, f"budget.{split}") from None
+    return rules
+
+
+def suite_split(meta_path: Path, suite_meta: dict) -> str:
+    """suite.toml's 'split': the split of every case whose case.toml names none."""
+    split = suite_meta.get("split", "public")
+    if split not in SPLITS:
+        raise SuiteError(f"{meta_path}: field 'split' = {split!r}; use one of {', '.join(SPLITS)}")
+    return str(split)
+
+
+def _refuse_without_keys(suite_dir: Path, folders: list[Path], key_secrets: dict[str, str] | None) -> None:
+    """Every sealed case chosen needs its split's key: refuse them all at once, naming split, cases and how to get
+    access, before anything runs."""
+    locked: dict[str, list[str]] = {}
+    for folder in folders:
+        if is_sealed(folder):
+            split = sealed_split(folder)
+            if split_key(split, (key_secrets or {}).get(split)) is None:
+                locked.setdefault(split, []).append(folder.name)
+    if locked:
+        lines = [f"{len(ids)} sealed {split} cases of suite {suite_dir} need the {split} key: {', '.join(ids)}; "
+                 f"{how_to_get_access(split, (key_secrets or {}).get(split))}" for split, ids in locked.items()]
+        raise SplitAccessError("no grant: " + "\n".join(lines), splits=tuple(locked))
+
+
+def open_case(case: Case, key_secrets: dict[str, str] | None = None) -> contextlib.AbstractContextManager[Case]:
+    """The case with its files readable for a ``with`` block (a sealed case opened in private memory)."""
+    return open_sealed_case(case, load_case, key_secrets)
 
 
 def suite_metrics(meta_path: Path, raw: object) -> list[MetricSpec]:

@@ -64,7 +64,12 @@ def keep_workspace_diff(run_dir: Path, trial_id: str, case, sandbox) -> None:
     write_diff(run_dir, trial_id, text, dropped)
 
 
-ARTEFACTS = (trajectory_path, grade_path, diff_path)
+def sealed_trajectory_path(run_dir: Path, trial_id: str) -> Path:
+    """A protected trial's trajectory, sealed with its split's key (tasks/sealed_files.py)."""
+    return run_dir / "trajectories" / f"{trial_id}.jsonl.fernet"
+
+
+ARTEFACTS = (trajectory_path, grade_path, diff_path, sealed_trajectory_path)
 
 
 def adopt_artefacts(run_dir: Path, trial_id: str, source_run: str) -> Path | None:
@@ -80,7 +85,8 @@ def adopt_artefacts(run_dir: Path, trial_id: str, source_run: str) -> Path | Non
     with contextlib.suppress(OSError):
         candidates += sorted(p for p in parent.iterdir() if p.is_dir() and p not in candidates and p != run_dir)
     for source in candidates:
-        if trajectory_path(source, trial_id).is_file() or grade_path(source, trial_id).is_file():
+        if any(path_of(source, trial_id).is_file() for path_of in (trajectory_path, grade_path,
+                                                                   sealed_trajectory_path)):
             for path_of in ARTEFACTS:
                 _link_or_copy(path_of(source, trial_id), path_of(run_dir, trial_id))
             return source

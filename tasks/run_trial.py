@@ -8,6 +8,7 @@ since a failed task is never cached, a later run tries it again rather than keep
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,9 +30,12 @@ from nightshift.harnesses.resolve import ResolvedHarness, resolve_harness
 from nightshift.harnesses.runner import run_harness
 from nightshift.metrics import TrialFacts
 from nightshift.models import AgentOutcome, Case, GradeResult, TrialResult, TrialStatus
-from nightshift.tasks.artifacts import keep_workspace_diff, trajectory_path, write_grade
+from nightshift.scratch import private_root, scratch
+from nightshift.suites.loader import open_case
+from nightshift.tasks.artifacts import keep_workspace_diff, sealed_trajectory_path, trajectory_path, write_grade
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
+from nightshift.tasks.sealed_files import redacted_reason, seal_trajectory
 from nightshift.tasks.trial_state import name_task_run, outcome_line
 
 if TYPE_CHECKING:  # the flows hand it down; tasks/ sit below flows/ and import nothing of them at run time
@@ -58,6 +62,8 @@ class TrialContext:
     halt: threading.Event = field(default_factory=threading.Event)
     """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
     metrics: dict[str, MetricSet] = field(default_factory=dict)  # suite name -> its metrics (manifest-pinned)
+    key_secrets: dict[str, str] = field(default_factory=dict)
+    """Protected split -> the Prefect Secret block holding its key (names only: keys never travel in here)."""
     publisher: Publisher | None = None
     """The night's flows.publishing.Publisher (set by run_all): UI-only calls go through it, with its deadline
     and circuit breaker, so a dead Prefect server never holds a trial up for the client's retries."""
@@ -89,8 +95,13 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
     session = ctx.gateway.session()
     outcome, grade, agent_s, grade_s = AgentOutcome(ended_by="infra_error"), None, 0.0, 0.0
     sandbox, infra_kind = None, ""
-    keep = spec.case.split != "heldout"  # held-out tests and outputs are never kept beside the row
+    keep = not spec.case.protected  # protected tests and outputs are never kept beside the row
+    opened = contextlib.ExitStack()  # a sealed case's plaintext, in private memory for this trial only
+    trajectory = trajectory_path(ctx.run_dir, spec.trial_id)
     try:
+        spec = spec.model_copy(update={"case": opened.enter_context(open_case(spec.case, ctx.key_secrets))})
+        if spec.case.protected:  # written in private memory, then sealed into the run folder (tasks/sealed_files.py)
+            trajectory = opened.enter_context(scratch("trajectory", private_root())) / trajectory.name
         # a command harness's derived image (harnesses/pins.py); the case's own image, workdir and stated
         # limits (a Harbor task's) still win over either
         backend = ctx.variant_backends.get(spec.variant.name, ctx.backend)
@@ -99,8 +110,7 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
             box = box.model_copy(update={"image": ctx.variant_case_images[spec.variant.name][box.image]})
         sandbox = backend.create(box)
         with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
-            outcome = run_harness(spec, ctx.harness_for(spec.variant), sandbox, session,
-                                  trajectory_path(ctx.run_dir, spec.trial_id))
+            outcome = run_harness(spec, ctx.harness_for(spec.variant), sandbox, session, trajectory)
         agent_s = time.monotonic() - t0
         infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
         if outcome.ended_by != "infra_error":
@@ -134,6 +144,10 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
                 # removes the leftovers at the next start
                 note = f"sandbox destroy failed: {type(exc).__name__}: {exc}"
                 outcome = outcome.model_copy(update={"reason": "; ".join(filter(None, [outcome.reason, note]))[:500]})
+        with opened:  # the plaintext goes whatever sealing the trajectory does
+            if spec.case.protected:
+                seal_trajectory(trajectory, sealed_trajectory_path(ctx.run_dir, spec.trial_id), spec.case,
+                                ctx.key_secrets)
     status = decide_status(outcome, grade)
     waiting_s = float(getattr(session, "waiting_s", 0.0))  # the endpoint's share of the clock (gateway)
     if grade is None or status == TrialStatus.infra_error:  # no metric speaks for a trial that was not evaluated
@@ -145,9 +159,10 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         domain=spec.case.domain, split=spec.case.split, variant=spec.variant.name, model=spec.variant.model,
         model_version=spec.model_version, seed=spec.seed, status=status,
         infra_kind=infra_kind if status == TrialStatus.infra_error else "",
-        score=1.0 if status == TrialStatus.resolved else 0.0, reason=outcome.reason, steps=outcome.steps,
+        score=1.0 if status == TrialStatus.resolved else 0.0, steps=outcome.steps,
+        reason=redacted_reason(outcome.reason) if spec.case.protected else outcome.reason,
         **(grade.row_fields() if grade else GradeResult.ungraded_fields(spec.case)),
-        scores=scores, score_messages=messages,
+        scores=scores, score_messages={} if spec.case.protected else messages,  # a message may quote a test
         model_calls=session.calls, input_tokens=session.input_tokens, output_tokens=session.output_tokens,
         rate_limited=session.rate_limited, retry_wait_s=round(session.retry_wait_s, 3),
         quota_wait_s=round(session.quota_wait_s, 3), cost_usd=round(session.cost_usd, 6),
@@ -166,7 +181,7 @@ def _is_infra_failure(_task, _task_run, state) -> bool:
     return isinstance(getattr(state, "data", None), InfraError)
 
 
-@task(name="run_trial", task_run_name="{spec.case.id}/{spec.variant.name}/seed{spec.seed}",
+@task(name="run_trial", task_run_name="{spec.case.label}/{spec.variant.name}/seed{spec.seed}",
       cache_key_fn=_trial_cache_key, persist_result=True, result_serializer="json",
       cache_result_in_memory=False, retries=2, retry_delay_seconds=[2, 10], retry_jitter_factor=0.5,
       retry_condition_fn=_is_infra_failure)
@@ -174,7 +189,7 @@ def run_trial(spec: TrialSpec, ctx: TrialContext) -> State:
     """The returned state is named for the outcome (``resolved``, ``failed``, ``step_limit``, ``infra_error``...),
     so the Prefect UI shows what happened; a failed infra state is retried like a raised error."""
     if ctx.halt.is_set():
-        raise NightHalted(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: not run, the night is stopping")
+        raise NightHalted(f"{spec.case.label}/{spec.variant.name}/seed{spec.seed}: not run, the night is stopping")
     try:
         result = execute_trial(spec, ctx)
         write_result(ctx.run_dir, result)  # the row exists even if this attempt is the last
@@ -182,10 +197,10 @@ def run_trial(spec: TrialSpec, ctx: TrialContext) -> State:
         if not is_disk_full(exc):
             raise
         ctx.halt.set()  # every trial after this one would fail the same way: stop the night instead
-        raise DiskFull(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {exc}") from exc
-    get_run_logger().info(outcome_line(result))
+        raise DiskFull(f"{spec.case.label}/{spec.variant.name}/seed{spec.seed}: {exc}") from exc
+    get_run_logger().info(outcome_line(result, spec.case.label))
     name_task_run(spec, result.status, ctx.publisher)
     if result.status == TrialStatus.infra_error:
-        error = InfraError(f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {result.reason}")
+        error = InfraError(f"{spec.case.label}/{spec.variant.name}/seed{spec.seed}: {result.reason}")
         return Failed(name="infra_error", message=str(error), data=error)
     return Completed(name=result.status.value, data=result.model_dump(mode="json"))

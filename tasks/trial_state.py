@@ -26,15 +26,16 @@ if TYPE_CHECKING:  # the flows hand it down; tasks/ sit below flows/ and import 
 _log = logging.getLogger(__name__)
 
 
-def outcome_line(row: TrialResult) -> str:
-    """One line a user can read in the UI's log tab: outcome, score, steps, tokens, duration (and why)."""
+def outcome_line(row: TrialResult, case_label: str | None = None) -> str:
+    """One line a user can read in the UI's log tab: outcome, score, steps, tokens, duration (and why, for a public
+    case). ``case_label``: what to call the case (a protected case's opaque id); default its id."""
     tokens = row.input_tokens + row.output_tokens
-    line = (f"{row.status.value}: {row.case_id}/{row.variant}/seed{row.seed} score {row.score:g}, "
+    line = (f"{row.status.value}: {case_label or row.case_id}/{row.variant}/seed{row.seed} score {row.score:g}, "
             f"progress {row.progress:.0%}, {row.steps} steps, {tokens:,} tokens "
             f"({row.input_tokens:,} in / {row.output_tokens:,} out), {row.duration_s:.1f} s")
     if row.cost_usd:
         line += f", ${row.cost_usd:.4f}"
-    if row.reason and row.split != "heldout":
+    if row.reason and row.split == "public":
         line += f" — {row.reason[:200]}"
     return line
 
@@ -47,7 +48,7 @@ def name_task_run(spec: TrialSpec, status: TrialStatus, publisher: Publisher | N
     ctx = TaskRunContext.get()
     if ctx is None or ctx.task_run is None:
         return
-    name = f"{spec.case.id}/{spec.variant.name}/seed{spec.seed}: {status}"
+    name = f"{spec.case.label}/{spec.variant.name}/seed{spec.seed}: {status}"
 
     def rename() -> None:
         with get_client(sync_client=True) as client:

@@ -34,7 +34,7 @@ class RunNotFound(StorageError, ValueError):
 
 def redact(row: dict) -> dict:
     """A held-out row keeps its ids and scores only; every other field is blanked."""
-    if row.get("split") != "heldout":
+    if row.get("split", "public") == "public":
         return row
     return {k: (v if k in HELD_OUT_KEPT else None) for k, v in row.items()}
 
@@ -127,7 +127,7 @@ class RunData:
             else:
                 cell["graded"] += 1
                 cell["resolved"] += r["status"] == "resolved"
-        public = [r for r in rows if r.get("split") != "heldout"]
+        public = [r for r in rows if r.get("split", "public") == "public"]
         costly = "cost_usd" if any(r.get("cost_usd") for r in public) else "tokens"
 
         def cost(r: dict) -> float:
@@ -140,7 +140,7 @@ class RunData:
             "costliest": [_brief(r) for r in sorted(public, key=lambda r: -cost(r))[:SHOWN]],
             "costly_by": costly, "verdicts": self.summary.get("verdicts", []),
             "models": {k: v.get("version") for k, v in self.manifest.get("models", {}).items()},
-            "heldout": sum(r.get("split") == "heldout" for r in rows),
+            "heldout": sum(r.get("split", "public") != "public" for r in rows),
             "reused": _counts(r.get("reused_from") for r in rows),
         }
 
@@ -151,7 +151,7 @@ class RunData:
         if row is None:
             return None
         row = {k: _plain(v) for k, v in row.items()}
-        if row.get("split") == "heldout":
+        if row.get("split", "public") != "public":
             return {"row": redact(row), "heldout": True}
         trajectory = read_trajectory(trajectory_path(self.path, trial_id))
         return {"row": row, "heldout": False, **trajectory,
@@ -161,7 +161,7 @@ class RunData:
         """trial id → the agent's commands, for the list's search (read once, after the first paint)."""
         found = {}
         for row in self.rows:
-            if row.get("split") == "heldout":
+            if row.get("split", "public") != "public":
                 continue
             steps = read_steps(trajectory_path(self.path, row["trial_id"]), outputs=False)
             found[row["trial_id"]] = "\n".join(c["command"] for s in steps for c in s["calls"] if c["command"])
