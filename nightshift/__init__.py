@@ -11,4 +11,4 @@ __version__ = "0.1.0"
 
 # the subpackages mapped from the top-level folders (pyproject.toml [tool.setuptools.package-dir])
 PARTS = ("analysis", "cli", "deployments", "examples", "experiment", "flows", "gateway", "gpu", "graders", "harnesses",
-         "planner", "preflight", "protocols", "results", "sandbox", "simulator", "suites", "tasks", "viewer")
+         "planner", "preflight", "protocols", "results", "sandbox", "simulator", "splits", "suites", "tasks", "viewer")
