@@ -85,11 +85,15 @@ def test_restore_puts_pristine_tests_back_and_discards_hooks_the_agent_added(tmp
     (pristine / "tests").mkdir(parents=True)
     (pristine / "tests" / "test_x.py").write_text("def test_x():\n    assert True\n")
     (pristine / "tests" / "conftest.py").write_text("# shipped\n")
+    (pristine / "pkg" / "tests").mkdir(parents=True)
+    (pristine / "pkg" / "tests" / "test_y.py").write_text("def test_y():\n    assert True\n")
+    (pristine / "paths.txt").write_text("tests\npkg/tests\n")  # a test tree inside the package (toolz)
     (work / "tests").mkdir(parents=True)
     (work / "tests" / "test_x.py").write_text("def test_x():\n    pass  # edited\n")
     (work / "tests" / "test_added.py").write_text("")
     (work / "conftest.py").write_text("def pytest_runtest_makereport(): ...\n")
     (work / "pkg").mkdir()
+    (work / "pkg" / "core.py").write_text("the agent's fix\n")
     (work / "pkg" / "sitecustomize.py").write_text("")
     (work / "evil.pth").write_text("import os\n")
     (work / ".git").mkdir()
@@ -104,6 +108,8 @@ def test_restore_puts_pristine_tests_back_and_discards_hooks_the_agent_added(tmp
         assert not (work / gone).exists(), gone
         assert gone in done.stderr  # named in the grading log
     assert (work / "keep.py").is_file()
+    assert (work / "pkg" / "core.py").read_text() == "the agent's fix\n"  # only the test tree was replaced
+    assert (work / "pkg" / "tests" / "test_y.py").is_file()
 
 
 def test_specs_are_exact_pins_and_a_bad_line_names_its_file_and_line(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ trial time: the sandbox installs only from this wheelhouse, with ``--no-index``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -27,6 +28,7 @@ from nightshift.sandbox.images import image_cache
 SPEC = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>[A-Za-z0-9.+!_-]+)$")
 TEST_EXTRAS = ("test", "tests", "testing")
 DOWNLOAD_TIMEOUT_S = 300
+FORMAT = 2  # bump when what is downloaded for a spec changes: cached downloads of another format are redone
 
 
 class Refused(Exception):
@@ -101,22 +103,39 @@ def _unpack(archive: Path, into: Path) -> Path:
     return tops[0]
 
 
-def _metadata_requirements(source: Path) -> tuple[list[str], list[str]]:
-    """(runtime requirements, test-extra requirements) from PKG-INFO, markers evaluated for the image's Python."""
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _metadata_requirements(source: Path, project: str) -> tuple[list[str], list[str]]:
+    """(runtime requirements, test-extra requirements) from PKG-INFO, markers evaluated for the image's Python.
+
+    An extra that names the project itself (attrs' ``tests`` is ``attrs[tests-no-zope]``) is followed to its
+    extras, never downloaded: a wheel of the project would put a copy of the answer in site-packages."""
     info = source / "PKG-INFO"
     if not info.is_file():
         return [], []
     headers = HeaderParser().parsestr(info.read_text(errors="replace"))
-    runtime, tests = [], []
+    reqs = []
     for raw in headers.get_all("Requires-Dist") or []:
-        try:
-            req = Requirement(raw)
-        except InvalidRequirement:
+        with contextlib.suppress(InvalidRequirement):
+            reqs.append(Requirement(raw))
+    extras, runtime, tests = set(TEST_EXTRAS), [], []
+    grew = True
+    while grew:  # the extras the test extras reach through self-references
+        grew = False
+        for req in reqs:
+            if (_canonical(req.name) == _canonical(project) and req.marker is not None
+                    and any(req.marker.evaluate({"extra": e}) for e in extras) and not req.extras <= extras):
+                extras |= req.extras
+                grew = True
+    for req in reqs:
+        if _canonical(req.name) == _canonical(project):
             continue
         plain = str(req).split(";", 1)[0].strip()
         if req.marker is None or req.marker.evaluate({"extra": ""}):
             runtime.append(plain)
-        elif any(req.marker.evaluate({"extra": extra}) for extra in TEST_EXTRAS):
+        elif any(req.marker.evaluate({"extra": extra}) for extra in extras):
             tests.append(plain)
     return runtime, tests
 
@@ -143,8 +162,8 @@ def build_requirements(source: Path) -> list[str]:
             requires = tomllib.loads(pyproject.read_text()).get("build-system", {}).get("requires")
         except tomllib.TOMLDecodeError as exc:
             raise Refused(f"its pyproject.toml is not valid TOML ({exc})") from None
-        if requires:
-            return [str(r) for r in requires]
+        if requires:  # + what PEP 660 editable builds ask for beyond them (hatchling: editables)
+            return [*(str(r) for r in requires), "editables", "wheel"]
     return ["setuptools", "wheel"]
 
 
@@ -154,7 +173,7 @@ def fetch_project(spec: str) -> Project:
     folder = pypi_cache() / spec.lower()
     done = folder / ".complete"
     sdists, wheels, tree = folder / "sdist", folder / "wheels", folder / "tree"
-    if not done.is_file():
+    if not (done.is_file() and done.read_text() == f"{FORMAT} {spec}\n"):
         shutil.rmtree(folder, ignore_errors=True)
         sdists.mkdir(parents=True)
         _pip(["download", "--no-binary", ":all:", "--no-deps", "-d", str(sdists), spec],
@@ -163,13 +182,13 @@ def fetch_project(spec: str) -> Project:
         if len(archives) != 1:
             raise Refused(f"PyPI gave {len(archives)} files for the sdist of {spec}")
         source = _unpack(archives[0], tree)
-        runtime, tests = _metadata_requirements(source)
+        runtime, tests = _metadata_requirements(source, name)
         needed = ["pytest", *runtime, *tests, *_requirement_files(source), *build_requirements(source)]
         # wheels only: the sandbox has no compiler, and nothing may build from source there
         _pip(["download", "--only-binary", ":all:", "-d", str(wheels), *needed],
              f"wheels of the test dependencies of {spec} ({', '.join(needed)})")
         (folder / "requirements.txt").write_text("\n".join([*runtime, *tests, *_requirement_files(source)]) + "\n")
-        done.write_text(spec + "\n")
+        done.write_text(f"{FORMAT} {spec}\n")
     source = next(p for p in tree.iterdir() if p.is_dir())
     tests = [line for line in (folder / "requirements.txt").read_text().splitlines() if line.strip()]
     return Project(name=name, version=version, source=source, wheelhouse=wheels, test_requirements=tests,

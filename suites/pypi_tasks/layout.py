@@ -61,6 +61,7 @@ def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path) -> No
     pristine = tests_dir / "pristine"
     shutil.rmtree(pristine, ignore_errors=True)
     pristine.mkdir(parents=True)
+    shipped = []
     for rel in layout.pristine():
         src = source / rel
         if src.is_dir():
@@ -68,6 +69,10 @@ def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path) -> No
         elif src.is_file():
             (pristine / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, pristine / rel)
+        else:
+            continue
+        shipped.append(rel)
+    (pristine / "paths.txt").write_text("\n".join(shipped) + "\n")  # exactly what restore_tests.py replaces
     config_dir = tests_dir / "config"
     shutil.rmtree(config_dir, ignore_errors=True)
     config_dir.mkdir()

@@ -1,5 +1,7 @@
 """restore_tests.py PRISTINE WORKSPACE: put the shipped tests back and discard what changes how tests run.
 
+PRISTINE/paths.txt lists the shipped paths (relative to the project root, e.g. ``tests`` or ``pkg/tests``).
+
 Copied into every repository task and run by its run_tests.sh before pytest, with the venv's python -I.
 Policy (docs/SUITES.md): each pristine test tree replaces the workspace's copy whole (edits and deletions
 are undone, added test files vanish); any conftest.py, sitecustomize.py, usercustomize.py or .pth file in
@@ -17,12 +19,15 @@ HOOKS = ("conftest.py", "sitecustomize.py", "usercustomize.py")
 
 def main(pristine: str, workspace: str) -> int:
     kept = set()
-    for name in sorted(os.listdir(pristine)):
+    with open(os.path.join(pristine, "paths.txt")) as listing:
+        names = [line.strip() for line in listing if line.strip()]
+    for name in names:
         src, dst = os.path.join(pristine, name), os.path.join(workspace, name)
         if os.path.isdir(dst) and not os.path.islink(dst):
             shutil.rmtree(dst)
         elif os.path.lexists(dst):
             os.remove(dst)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
         if os.path.isdir(src):
             shutil.copytree(src, dst)
         else:
