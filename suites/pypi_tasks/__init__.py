@@ -18,7 +18,7 @@ from pathlib import Path
 
 from nightshift.errors import SuiteError
 from nightshift.suites.pypi_tasks import image as images
-from nightshift.suites.pypi_tasks.case import write_case
+from nightshift.suites.pypi_tasks.case import breaking_patch, write_breaking, write_case
 from nightshift.suites.pypi_tasks.download import Refused, fetch_project, read_specs
 from nightshift.suites.pypi_tasks.layout import TestLayout, find_layout, write_grading_files
 from nightshift.suites.pypi_tasks.mutate import mutations
@@ -68,6 +68,7 @@ def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str]
             sorted_tests = sort_tests(bench, settings["runs"], settings["test_budget_s"], settings["suite_timeout_s"])
             stable = set(sorted_tests.stable)
             kept, tried = [], 0
+            found: list = []  # (case folder, mutation, its failing tests)
             mutant_timeout = int(max(20.0, 3 * sorted_tests.wall_s))  # an infinite loop must not cost minutes
             for mutation in mutations(project.source, files, seed=settings["seed"]):
                 if len(kept) >= settings["tasks_per_package"] or tried >= settings["max_tries"]:
@@ -89,8 +90,14 @@ def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str]
                     folder = write_case(out, spec, project.source, tests_dir, image_id, mutation, failing, passing,
                                         failures)
                     kept.append(folder.name)
+                    found.append((folder, mutation, set(failing)))
         finally:
             bench.close()
+    for folder, mutation, failing in found:
+        # another kept bug that breaks a test this task keeps passing makes its breaking patch
+        other = next((m for f, m, fails in found if f != folder and fails - failing), None)
+        if other is not None:
+            write_breaking(folder, breaking_patch(project.source, mutation, other))
     if not kept:
         raise Refused(f"none of {tried} injected bugs broke between 1 and half of its {len(stable)} stable tests")
     report = {"image": image_id, "stable_tests": len(stable), "mutations_tried": tried, "tasks": kept,

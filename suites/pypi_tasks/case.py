@@ -11,7 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
-from nightshift.suites.pypi_tasks.mutate import Mutation
+from nightshift.suites.pypi_tasks.mutate import Mutation, unified_diff
 from nightshift.suites.swebench import apply_script
 
 WORKDIR = "/workspace"
@@ -43,6 +43,19 @@ def _report(spec: str, failing: list[str], failures: dict[str, str]) -> str:
             f"These tests passed before. Find the bug in the library's source and fix it so they pass again "
             f"without breaking the other tests. Do not edit the tests: the shipped test files are restored "
             f"before grading. Run them with `python -m pytest` in `{WORKDIR}`.\n")
+
+
+def breaking_patch(source: Path, mutation: Mutation, other: Mutation) -> str:
+    """From this task's workspace: the gold fix plus ``other``'s bug, a change that must be caught."""
+    before = {mutation.file: mutation.mutated_text}
+    before.setdefault(other.file, (source / other.file).read_text())
+    after = {mutation.file: (source / mutation.file).read_text(), other.file: other.mutated_text}
+    return "".join(unified_diff(rel, before[rel], after[rel]) for rel in sorted(before))
+
+
+def write_breaking(folder: Path, patch: str) -> None:
+    (folder / "solution" / "breaking_1.patch").write_text(patch)
+    (folder / "solution" / "breaking_1.sh").write_text(apply_script(patch, WORKDIR))
 
 
 def write_case(out: Path, spec: str, source: Path, tests_dir: Path, image: str, mutation: Mutation,
