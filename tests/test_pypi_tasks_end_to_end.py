@@ -40,14 +40,14 @@ echo "PASSED everything"
 def suite(tmp_path_factory) -> Path:
     make_backend("docker")  # the import builds with the engine: fail (CI) or skip with the reason
     out = tmp_path_factory.mktemp("pypi") / "suite"
-    result = import_pypi([PACKAGE, "no-such-package-nightshift==0.0.1"], out, runs=1, tasks_per_package=1)
-    assert len(result.imported) == 1, result.refused
+    result = import_pypi([PACKAGE, "no-such-package-nightshift==0.0.1"], out, runs=1, tasks_per_package=2)
+    assert len(result.imported) == 2, result.refused
     assert "pip could not download" in result.refused["no-such-package-nightshift==0.0.1"]
     return out
 
 
 def test_the_import_pins_the_image_and_leaves_no_answer_in_the_workspace(suite: Path) -> None:
-    (folder,) = [p for p in suite.iterdir() if (p / "case.toml").is_file()]
+    folder = sorted(p for p in suite.iterdir() if (p / "case.toml").is_file())[0]
     meta = tomllib.loads((folder / "case.toml").read_text())
     assert meta["image"].startswith("sha256:") and meta["tests"]["log_format"] == "junit"
     assert meta["source"]["task_source"] == "injected bug" and meta["difficulty"]["failing_tests"] >= 1
@@ -64,7 +64,8 @@ def test_the_import_pins_the_image_and_leaves_no_answer_in_the_workspace(suite: 
 
 def test_gold_resolves_untouched_fails_and_a_forged_pass_resolves_nothing(suite: Path, tmp_path: Path) -> None:
     backend = make_backend("bubblewrap")
-    (case,) = load_cases(suite)
+    case = load_cases(suite)[0]
+    assert (case.root / "solution" / "breaking_1.sh").is_file()  # the other task's bug on top of this gold fix
     attack_suite = tmp_path / "attack"
     attack_suite.mkdir()
     shutil.copy2(suite / "suite.toml", attack_suite / "suite.toml")
@@ -73,10 +74,12 @@ def test_gold_resolves_untouched_fails_and_a_forged_pass_resolves_nothing(suite:
     meta = attack / "case.toml"
     meta.write_text(meta.read_text().replace(f'id = "{case.id}"', 'id = "forged"', 1))
     (attack / "solution" / "solve.sh").write_text(ATTACK)
+    for extra in (attack / "solution").glob("breaking_*"):
+        extra.unlink()
     (attacked,) = load_cases(attack_suite)
     checks = {c.case_id: c for c in validate_cases([case, attacked], backend, repeats=1, jobs=2).checks}
     real, forged = checks[case.id], checks["forged"]
-    assert real.ok, real.problems
+    assert real.ok, real.problems  # includes: the breaking patch was caught
     assert real.oracle.f2p == (len(case.fail_to_pass), len(case.fail_to_pass))
     assert real.empty.f2p[0] == 0  # untouched: every FAIL_TO_PASS test fails
     assert not forged.ok and forged.oracle.f2p[0] == 0, forged.problems  # the forged "fix" passes none

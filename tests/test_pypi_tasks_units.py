@@ -132,3 +132,22 @@ def test_a_project_without_tests_is_refused_with_the_reason(tmp_path: Path) -> N
     (root / "pyproject.toml").write_text("[tool.pytest.ini_options]\naddopts = '-q'\n")
     found = layout_mod.find_layout(root)
     assert found.paths == ["tests"] and found.config == "pyproject.toml"
+
+
+def test_a_breaking_patch_is_the_gold_fix_plus_another_bug(tmp_path: Path) -> None:
+    from nightshift.suites.pypi_tasks.case import breaking_patch
+
+    root = _project(tmp_path)
+    (root / "pkg" / "other.py").write_text("def double(x):\n    return x * 2\n")
+    first, second = list(mutations(root, [root / "pkg" / "core.py"], seed=1))[:2]
+    (other,) = [m for m in mutations(root, [root / "pkg" / "other.py"]) if m.function == "double"][:1]
+    for mine, theirs, files in ((first, second, {"pkg/core.py": second.mutated_text}),  # same file
+                                (first, other, {"pkg/core.py": SOURCE, "pkg/other.py": other.mutated_text})):
+        work = tmp_path / f"w-{theirs.function}"
+        (work / "pkg").mkdir(parents=True)
+        (work / "pkg" / "core.py").write_text(mine.mutated_text)
+        (work / "pkg" / "other.py").write_text((root / "pkg" / "other.py").read_text())
+        subprocess.run(["patch", "-p1", "--batch", "-s"], input=breaking_patch(root, mine, theirs), text=True,
+                       cwd=work, check=True)
+        for rel, text in files.items():
+            assert (work / rel).read_text() == text
