@@ -92,7 +92,7 @@ cd /workspace || exit 2
 report=${{NIGHTSHIFT_JUNIT:?the grader names the junit report path in NIGHTSHIFT_JUNIT}}
 rm -f "$report"
 /opt/venv/bin/python -I /grader/tests/restore_tests.py /grader/tests/pristine /workspace || exit 3
-exec /opt/venv/bin/python -I -m pytest -c /grader/tests/config/{config} --rootdir /workspace \\
+exec /opt/venv/bin/python -I -B -m pytest -c /grader/tests/config/{config} --rootdir /workspace \\
     --confcutdir /workspace -p no:cacheprovider -q --junitxml "$report" \\
     -o junit_family=xunit1 {paths}
 """
