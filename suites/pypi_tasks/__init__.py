@@ -67,7 +67,8 @@ def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str]
         try:
             sorted_tests = sort_tests(bench, settings["runs"], settings["test_budget_s"], settings["suite_timeout_s"])
             stable = set(sorted_tests.stable)
-            kept, tried = [], 0
+            kept: list[str] = []
+            tried = 0
             found: list = []  # (case folder, mutation, its failing tests)
             mutant_timeout = int(max(20.0, 3 * sorted_tests.wall_s))  # an infinite loop must not cost minutes
             for mutation in mutations(project.source, files, seed=settings["seed"]):

@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _OPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult, ast.Div: ast.Mult,
         ast.Mod: ast.FloorDiv, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd, ast.LShift: ast.RShift,
@@ -44,7 +45,7 @@ def unified_diff(rel: str, before: str, after: str) -> str:
     return f"diff --git a/{rel} b/{rel}\n" + "".join(lines)
 
 
-def _segment(lines: list[str], node: ast.AST) -> tuple[int, int]:
+def _segment(lines: list[str], node: Any) -> tuple[int, int]:  # a node with a source span
     """Character offsets of ``node`` in the file joined from ``lines``."""
     starts = [0]
     for line in lines:
@@ -86,11 +87,11 @@ def _functions(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunction
             yield node
 
 
-def _apply(text: str, lines: list[str], node: ast.AST, replacement: ast.AST | None) -> str | None:
+def _apply(text: str, lines: list[str], node: Any, replacement: ast.AST | None) -> str | None:
     begin, end = _segment(lines, node)
     if replacement is None:  # delete the whole lines of the statement
         begin = begin - len(lines[node.lineno - 1].encode()[:node.col_offset].decode())
-        end = begin + sum(len(line) for line in lines[node.lineno - 1:node.end_lineno])
+        end = begin + sum([len(line) for line in lines[node.lineno - 1:node.end_lineno]])
         new = text[:begin] + text[end:]
     else:
         new = text[:begin] + ast.unparse(replacement) + text[end:]
@@ -103,7 +104,7 @@ def _apply(text: str, lines: list[str], node: ast.AST, replacement: ast.AST | No
 
 def mutations(source: Path, files: list[Path], seed: int = 0) -> Iterator[Mutation]:
     """Candidate mutations across ``files``, in a seeded order that spreads over files and functions."""
-    pool: list[tuple[Path, str, ast.AST]] = []
+    pool: list[tuple[Path, str, Any]] = []
     texts: dict[Path, str] = {}
     for path in files:
         text = path.read_text()

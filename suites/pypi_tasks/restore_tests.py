@@ -18,7 +18,7 @@ HOOKS = ("conftest.py", "sitecustomize.py", "usercustomize.py")
 
 
 def main(pristine: str, workspace: str) -> int:
-    kept = set()
+    kept: set[str] = set()
     with open(os.path.join(pristine, "paths.txt")) as listing:
         names = [line.strip() for line in listing if line.strip()]
     for name in names:

@@ -88,11 +88,11 @@ def sort_tests(bench: TestBench, runs: int, test_budget_s: float, timeout_s: int
             seen.setdefault(name, []).append(result)
         total += sum(r[1] for r in results.values())
     out = Sorted(stable=[], seconds=total, wall_s=wall)
-    for name, results in sorted(seen.items()):
-        passes = sum(r[0] for r in results)
-        if passes == runs and len(results) == runs:
-            (out.slow if max(r[1] for r in results) > test_budget_s else out.stable).append(name)
-        elif any(word in r[2] for r in results for word in NETWORK_WORDS):
+    for name, history in sorted(seen.items()):
+        passes = sum(r[0] for r in history)
+        if passes == runs and len(history) == runs:
+            (out.slow if max(r[1] for r in history) > test_budget_s else out.stable).append(name)
+        elif any(word in r[2] for r in history for word in NETWORK_WORDS):
             out.network.append(name)
         elif passes:
             out.flaky.append(name)
