@@ -95,13 +95,14 @@ def _run_junit(case: Case, sandbox: Sandbox, command: str) -> list[TestOutcome]:
     found: dict[str, bool] = {}
     failed = False
     problem = ""
+    text = _read_report(sandbox, report)  # read (and removed) whatever the exit code
     if result.timed_out:
         problem = f"the test run timed out after {case.limits.test_timeout_s} s"
     elif result.exit_code not in (0, 1):
         problem = f"pytest exited {result.exit_code} (not a test verdict)"
     else:
         try:
-            parsed = parse_junit(_read_report(sandbox, report))
+            parsed = parse_junit(text)
             found, failed = {name: r[0] for name, r in parsed.items()}, any(r[3] for r in parsed.values())
         except JunitError as exc:
             problem = f"unreadable junit report: {exc}"
