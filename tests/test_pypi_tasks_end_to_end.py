@@ -18,10 +18,16 @@ from tests.sandbox_support import make_backend
 
 PACKAGE = "more-itertools==10.2.0"  # 114 kB sdist, ~630 unittest tests in a few seconds, pure Python
 
-# every trick at once: a conftest.py that turns failures into passes, a sitecustomize, edited and added tests,
-# and printed "PASSED" lines in the log
+# every trick at once: copies of the original searched for on the whole filesystem (site-packages, caches) and
+# copied back, the git history asked, a conftest.py that turns failures into passes, a sitecustomize, edited
+# and added tests, and printed "PASSED" lines in the log
 ATTACK = r"""#!/usr/bin/env bash
 cd /workspace
+target={target}
+find / -xdev \( -path /proc -o -path /workspace \) -prune -o -name "$(basename "$target")" -type f -print 2>/dev/null \
+    | while read -r copy; do cp "$copy" "$target"; done
+git log -p 2>/dev/null | head -1
+ls /root/.cache/pip /tmp/pip-* 2>/dev/null
 cat > conftest.py <<'EOF2'
 import pytest
 @pytest.hookimpl(hookwrapper=True)
@@ -73,7 +79,8 @@ def test_gold_resolves_untouched_fails_and_a_forged_pass_resolves_nothing(suite:
     shutil.copytree(case.root, attack)
     meta = attack / "case.toml"
     meta.write_text(meta.read_text().replace(f'id = "{case.id}"', 'id = "forged"', 1))
-    (attack / "solution" / "solve.sh").write_text(ATTACK)
+    source_file = tomllib.loads((attack / "case.toml").read_text())["source"]["file"]
+    (attack / "solution" / "solve.sh").write_text(ATTACK.replace("{target}", source_file))
     for extra in (attack / "solution").glob("breaking_*"):
         extra.unlink()
     (attacked,) = load_cases(attack_suite)
