@@ -151,3 +151,13 @@ def test_a_breaking_patch_is_the_gold_fix_plus_another_bug(tmp_path: Path) -> No
                        cwd=work, check=True)
         for rel, text in files.items():
             assert (work / rel).read_text() == text
+
+
+def test_only_the_pypi_importer_takes_several_sources(tmp_path: Path, capsys) -> None:
+    from nightshift.cli import main
+
+    assert main(["import-suite", "swebench", "a.jsonl", "b.jsonl", str(tmp_path / "out")]) == 2
+    assert "import-suite swebench: give one source, not 2 (a.jsonl, b.jsonl)" in capsys.readouterr().out
+    assert main(["import-suite", "pypi", "toolz>=1", str(tmp_path / "out")]) == 2
+    assert "'toolz>=1' is not NAME==VERSION" in capsys.readouterr().out
+    assert not (tmp_path / "out").exists()
