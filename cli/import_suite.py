@@ -15,7 +15,8 @@ def add_import_command(sub: argparse._SubParsersAction) -> None:
                                               "an installed importer) as a suite folder")
     imp.add_argument("format", help=f"an importer: {', '.join(IMPORTERS.names())} (nightshift plugins lists them), "
                                     "or module:attr")
-    imp.add_argument("source", nargs="?", help="harbor: a task folder or a folder of them; swebench: a JSONL file")
+    imp.add_argument("source", nargs="*", help="harbor: a task folder or a folder of them; swebench: a JSONL file; "
+                                               "pypi: NAME==VERSION specs (several), or a file listing them")
     imp.add_argument("out", help="suite folder to write")
     imp.add_argument("--name", default=None, help="suite name (default: the format)")
     imp.add_argument("--map-image", action="append", default=[], metavar="FROM=LOCAL",
@@ -23,6 +24,10 @@ def add_import_command(sub: argparse._SubParsersAction) -> None:
                           "(for machines without a registry); repeat for several")
     imp.add_argument("--max-steps", type=int, default=None, help="harbor: model turns per case when a task states "
                                                                   "none (default 40)")
+    imp.add_argument("--runs", type=int, default=None, help="pypi: runs of the upstream tests; a test must pass "
+                                                             "every one to be PASS_TO_PASS (default 3)")
+    imp.add_argument("--tasks-per-package", type=int, default=None, help="pypi: injected-bug tasks kept per "
+                                                                          "package at most (default 5)")
     imp.set_defaults(fn=import_suite_command)
 
 
@@ -32,8 +37,13 @@ def import_suite_command(args: argparse.Namespace, console: Console) -> int:
 
     out = Path(args.out)
     try:
-        options = {"base_images": _image_map(args.map_image), "max_steps": args.max_steps}
-        result = run_importer(args.format, Path(args.source) if args.source else None, out, args.name, options)
+        first, *extra = args.source or [None]
+        if extra and args.format != "pypi":
+            raise SuiteError(f"import-suite {args.format}: give one source, not {len(args.source)} "
+                             f"({', '.join(args.source)})")
+        options = {"base_images": _image_map(args.map_image), "max_steps": args.max_steps, "extra_sources": extra,
+                   "runs": args.runs, "tasks_per_package": args.tasks_per_package}
+        result = run_importer(args.format, Path(first) if first else None, out, args.name, options)
     except SuiteError as exc:
         console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)
         return 2

@@ -69,7 +69,8 @@ def flaky_names(repeats: list[GradeResult]) -> list[str]:
 
 
 def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int = 1) -> CaseCheck:
-    """Validate one case: oracle ``repeats`` times, then the untouched workspace once."""
+    """Validate one case: oracle ``repeats`` times, its alternatives (must pass), its breaking patches (must be
+    caught), then the untouched workspace once."""
     started = time.monotonic()
     case = case.model_copy(update={"excluded_tests": []})  # re-derive flakiness, do not trust an old record
     check = CaseCheck(case.id)
@@ -102,6 +103,15 @@ def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int
             continue
         check.problems += [f"alternative {script.name} fails {t.kind} test {t.name}{_detail(case, t)}"
                            for t in grade.tests if not t.passed and t.name not in check.flaky]
+    for script in sorted((case.root / "solution").glob("breaking_*.sh")):
+        # a patch that fixes the bug but breaks something else (repository tasks): the grade must catch it
+        try:
+            grade = _grade_after(case, backend, grader, script.read_text(), script.stem)
+        except OracleScriptError as exc:
+            check.problems.append(f"breaking patch {script.name}: {exc}")
+            continue
+        if all(t.passed for t in grade.tests if t.name not in check.flaky):
+            check.problems.append(f"breaking patch {script.name} was not caught: every test passed")
     check.empty = _grade_after(case, backend, grader, None, "empty")
     for test in check.empty.tests:
         if test.name in check.flaky:

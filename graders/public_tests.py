@@ -7,11 +7,13 @@ with cwd /workspace and PYTHONPATH=/workspace, Python with ``-S``.
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 from nightshift.contracts import Sandbox
 from nightshift.graders.logs import PARSERS, fold, harbor_verdict, reward_in
 from nightshift.models import Case, TestOutcome
+from nightshift.suites.junit import JunitError, parse_junit
 from nightshift.suites.loader import checkpoint_file, test_file
 
 # -S: no site hooks, so a sitecustomize.py or .pth the agent left in /workspace cannot rig the tests
@@ -67,6 +69,8 @@ def run_public_tests(case: Case, sandbox: Sandbox) -> list[TestOutcome]:
 def _run_with_runner(case: Case, sandbox: Sandbox) -> list[TestOutcome]:
     assert case.test_runner is not None
     script = case.tests_dir / case.test_runner
+    if case.test_log_format == "junit":
+        return _run_junit(case, sandbox, command_for(script, "/grader/tests"))
     result = sandbox.exec(command_for(script, "/grader/tests"), timeout_s=case.limits.test_timeout_s, env=TEST_ENV)
     found = PARSERS[case.test_log_format](result.stdout + "\n" + result.stderr)
     share = result.duration_s / max(1, len(_listed(case)))
@@ -79,6 +83,52 @@ def _run_with_runner(case: Case, sandbox: Sandbox) -> list[TestOutcome]:
         outcomes.append(TestOutcome(name=name, kind=kind, passed=passed, duration_s=share, detail=detail,
                                     excluded=name in case.excluded_tests))
     return outcomes
+
+
+def _run_junit(case: Case, sandbox: Sandbox, command: str) -> list[TestOutcome]:
+    """The runner writes a junit report where we say; its verdicts count only when pytest's exit code agrees
+    (0: every reported test passed; 1: at least one failed). A printed log is never read."""
+    # a fresh name the agent cannot know before grading; under /workspace, the part a grader can read directly
+    report = f"/workspace/.nightshift-junit-{uuid.uuid4().hex}.xml"
+    result = sandbox.exec(command, timeout_s=case.limits.test_timeout_s, env={**TEST_ENV, "NIGHTSHIFT_JUNIT": report})
+    log = fold(result.stdout + ("\n" + result.stderr if result.stderr.strip() else ""))
+    found: dict[str, bool] = {}
+    failed = False
+    problem = ""
+    text = _read_report(sandbox, report)  # read (and removed) whatever the exit code
+    if result.timed_out:
+        problem = f"the test run timed out after {case.limits.test_timeout_s} s"
+    elif result.exit_code not in (0, 1):
+        problem = f"pytest exited {result.exit_code} (not a test verdict)"
+    else:
+        try:
+            parsed = parse_junit(text)
+            found, failed = {name: r[0] for name, r in parsed.items()}, any(r[3] for r in parsed.values())
+        except JunitError as exc:
+            problem = f"unreadable junit report: {exc}"
+        if not problem and not found:
+            problem = "the runner wrote no junit report"
+        elif not problem and (result.exit_code == 1) != failed:
+            problem = f"the junit report and pytest's exit code {result.exit_code} disagree"
+            found = {}
+    share = result.duration_s / max(1, len(_listed(case)))
+    outcomes = []
+    for kind, name in _listed(case):
+        passed = found.get(name, False)
+        detail = problem or ("" if passed else "reported failed" if name in found else "not in the junit report")
+        outcomes.append(TestOutcome(name=name, kind=kind, passed=passed, duration_s=share,
+                                    detail=f"{detail}\n{log}" if detail else "", excluded=name in case.excluded_tests))
+    return outcomes
+
+
+def _read_report(sandbox: Sandbox, path: str) -> str:
+    try:
+        data = sandbox.read_file(path)
+    except (OSError, ValueError, RuntimeError):  # absent, a link, a FIFO: no report
+        return "<testsuites/>"
+    finally:
+        sandbox.exec(f"rm -f {path}", timeout_s=30)  # not part of the agent's diff
+    return data.decode("utf-8", errors="replace")
 
 
 def run_checkpoints(case: Case, sandbox: Sandbox, public: list[TestOutcome]) -> list[TestOutcome]:

@@ -168,8 +168,9 @@ class Case(BaseModel):
     checkpoints: list[Checkpoint] = Field([], description="Progress checkpoints (long-horizon cases).")
     test_runner: str | None = Field(None, description="One script in tests/ that runs every listed test at "
                                                       "once and reports each by name (SWE-bench style).")
-    test_log_format: Literal["pytest", "nightshift", "harbor"] = Field(
-        "nightshift", description="How test_runner reports; 'harbor': the verifier wrapper's result line.")
+    test_log_format: Literal["pytest", "nightshift", "harbor", "junit"] = Field(
+        "nightshift", description="How test_runner reports; 'harbor': the verifier wrapper's result line; 'junit': "
+                                  "a junit XML report at $NIGHTSHIFT_JUNIT plus the runner's exit code.")
     excluded_tests: list[str] = Field([], description="Tests found flaky on the oracle by validate-suite; run, "
                                                       "reported, never scored.")
     metrics: list[MetricSpec] = Field([], description="The suite's metrics (suite.toml 'metrics'), beyond "

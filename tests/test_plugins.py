@@ -24,7 +24,7 @@ def test_plugins_lists_every_kind_with_source_and_version(capsys) -> None:
                                                                               "sandboxes")}
     assert kinds == {"harnesses": {"reference"},
                      "metrics": {"resolved", "progress", "time_to_pass", "files_outside_allowed", "speedup"},
-                     "importers": {"humaneval", "harbor", "swebench"}, "sandboxes": {"bubblewrap", "docker"}}
+                     "importers": {"humaneval", "harbor", "swebench", "pypi"}, "sandboxes": {"bubblewrap", "docker"}}
     assert all(source == "builtin" and version.startswith("0.1.0+sha256:") for _, _, source, version in rows
                if source == "builtin")
     assert main(["plugins"]) == 0
@@ -102,7 +102,7 @@ def test_a_plugin_importer_needs_no_change_to_nightshift(my_project: Path, capsy
 def test_unknown_importer_and_missing_source_are_refused(tmp_path: Path, capsys) -> None:
     assert main(["import-suite", "csv", "x", str(tmp_path / "out")]) == 2
     out = capsys.readouterr().out
-    assert "no plugin named 'csv'" in out and "installed: harbor, humaneval, swebench" in out
+    assert "no plugin named 'csv'" in out and "installed: harbor, humaneval, pypi, swebench" in out
     assert main(["import-suite", "swebench", str(tmp_path / "out")]) == 2
     assert "give the source (a JSONL file of instances)" in capsys.readouterr().out
     assert not (tmp_path / "out").exists()

@@ -1,0 +1,143 @@
+"""One docker image per project: a Python base, the project's test dependencies from the local wheelhouse,
+and the project installed in development mode from /workspace (so edits there are what the tests import).
+
+Two content-keyed layers, each built once per machine and pinned by image id:
+
+* the Python base: the sandbox base image plus Debian's python3-venv and a venv at /opt/venv (apt runs
+  with network, at import time only). ``PYTHON_BASE_COMMANDS`` is the one place a stand-in base image
+  (e.g. a local ``python:3.12-slim``) would replace it.
+* the project image: ``pip install --no-index --find-links`` from the wheelhouse, then ``pip install -e``
+  of a copy of the sdist at /workspace, then /workspace, caches and temporary files removed, so the image
+  holds no copy of the original source (``leaked_files`` checks that, file by file).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import uuid
+from pathlib import Path
+
+import docker
+from docker.types import Mount
+
+from nightshift.sandbox.docker_engine import docker_engine
+from nightshift.sandbox.docker_exec import run_captured
+from nightshift.sandbox.images import latest_build
+from nightshift.suites.pypi_tasks.download import Project, Refused
+
+FORMAT = 1  # bump when what the commands below put in an image changes
+REPOSITORY = "nightshift/pypi"
+LABEL = "org.nightshift.pypi"
+VENV = "/opt/venv"
+PYTHON = f"{VENV}/bin/python"
+HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
+BUILD_ENV = {"DEBIAN_FRONTEND": "noninteractive", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1",
+             "PIP_NO_CACHE_DIR": "1", "PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root",
+             "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+PYTHON_BASE_COMMANDS = [
+    "apt-get update -qq && apt-get install -y -qq --no-install-recommends python3-venv patch >/dev/null",
+    "rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin",
+    f"python3 -m venv {VENV}",
+]
+RUNTIME_CHANGES = [f"ENV PATH={VENV}/bin:/usr/local/bin:/usr/bin:/bin", "ENV PYTHONDONTWRITEBYTECODE=1",
+                   "ENV LANG=C.UTF-8", "ENV HOME=/tmp", "USER 65534:65534", "WORKDIR /workspace",
+                   'CMD ["sleep", "infinity"]']
+
+
+def client():
+    return docker_engine("repository tasks are built as docker images", "start dockerd on the importing machine",
+                         error=Refused)
+
+
+def _key(*parts: object) -> str:
+    return hashlib.sha256(json.dumps([FORMAT, *parts], sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _commit(api_client, base_id: str, commands: list[str], key: str, mounts: list[Mount], what: str) -> str:
+    """``REPOSITORY:key``: ``commands`` run as root in a container of ``base_id``, committed; reused by key."""
+    tag = f"{REPOSITORY}:{key}"
+    with contextlib.suppress(docker.errors.ImageNotFound):
+        found = api_client.images.get(tag)
+        if found.labels.get(f"{LABEL}.key") == key:
+            return found.id
+    binds = [Mount(str(HOST_CA), str(HOST_CA), type="bind", read_only=True)] if HOST_CA.is_file() else []
+    container = api_client.containers.run(base_id, command=["sleep", "infinity"], init=True, user="0:0", detach=True,
+                                          name=f"nsb-pypi-{key}-{uuid.uuid4().hex[:6]}", mounts=[*binds, *mounts],
+                                          labels={f"{LABEL}.build": key})
+    try:
+        env = {**BUILD_ENV, "SSL_CERT_FILE": str(HOST_CA)}
+        for command in commands:
+            code, output = run_captured(api_client.api, container.id, ["sh", "-c", command], "0:0", env)
+            if code != 0:
+                raise Refused(f"{what}: `{command[:160]}` exited {code}: {' | '.join(output.splitlines()[-4:])[:500]}")
+        image = container.commit(repository=REPOSITORY, tag=key, changes=[
+            *RUNTIME_CHANGES, f"LABEL {LABEL}.key={key}", f"LABEL {LABEL}.base={base_id}"])
+    finally:
+        with contextlib.suppress(docker.errors.NotFound):
+            container.remove(force=True)
+    return image.id
+
+
+def python_base(api_client) -> str:
+    """The id of the Python base (sandbox base image + venv), built on first use."""
+    built = latest_build()
+    if built is None or not built.image_id:
+        raise Refused("no sandbox base image here; run `nightshift build-image` first")
+    return _commit(api_client, built.image_id, PYTHON_BASE_COMMANDS, _key("base", built.image_id, PYTHON_BASE_COMMANDS),
+                   [], "the Python base image")
+
+
+def project_image(api_client, project: Project) -> str:
+    """The pinned id of ``project``'s image; Refused (with pip's words) when its dependencies do not install."""
+    base = python_base(api_client)
+    wheels = sorted(p.name for p in project.wheelhouse.iterdir())
+    pip = f"{PYTHON} -m pip install -q --no-index --find-links /import/wheels"
+    reqs = " ".join(f"'{r}'" for r in ["pytest", *project.test_requirements, *project.build_requirements])
+    commands = [
+        f"{pip} {reqs}",
+        "rm -rf /workspace && cp -a /import/src /workspace && chown -R 65534:65534 /workspace",
+        f"cd /workspace && {pip} --no-build-isolation --no-deps -e .",
+        # nothing of the original may stay behind: the tree, build leftovers, caches (docs/SUITES.md)
+        "rm -rf /workspace /tmp/* /root/.cache && mkdir -m 0777 /workspace",
+    ]
+    mounts = [Mount("/import/wheels", str(project.wheelhouse), type="bind", read_only=True),
+              Mount("/import/src", str(project.source), type="bind", read_only=True)]
+    key = _key("project", base, project.spec, wheels, commands)
+    return _commit(api_client, base, commands, key, mounts, f"installing {project.spec} offline")
+
+
+_SCAN = """import hashlib, os, sys
+wanted = set(sys.stdin.read().split())
+for top in ("/opt", "/usr", "/root", "/tmp", "/var", "/home", "/srv", "/etc", "/workspace"):
+    for root, dirs, files in os.walk(top):
+        for name in files:
+            path = os.path.join(root, name)
+            try:
+                if os.path.islink(path) or os.path.getsize(path) > 4 << 20:
+                    continue
+                with open(path, "rb") as handle:
+                    if hashlib.sha256(handle.read()).hexdigest() in wanted:
+                        print(path)
+            except OSError:
+                pass
+"""
+
+
+def leaked_files(api_client, image_id: str, originals: list[Path]) -> list[str]:
+    """Paths in the image whose bytes equal one of ``originals`` (the source files a task's gold patch restores)."""
+    digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in originals if p.stat().st_size > 64}
+    if not digests:
+        return []
+    container = api_client.containers.run(image_id, command=["sleep", "infinity"], user="0:0", detach=True,
+                                          network_disabled=True, name=f"nsb-pypi-scan-{uuid.uuid4().hex[:8]}")
+    try:
+        script = _SCAN.replace("sys.stdin.read()", repr(" ".join(sorted(digests))))
+        code, output = run_captured(api_client.api, container.id, ["python3", "-c", script], "0:0", {})
+        if code != 0:
+            raise Refused(f"the leak scan of image {image_id[:19]} failed ({code}): {output[-300:]}")
+        return [line for line in output.splitlines() if line.startswith("/")]
+    finally:
+        with contextlib.suppress(docker.errors.NotFound):
+            container.remove(force=True)

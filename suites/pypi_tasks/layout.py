@@ -1,0 +1,98 @@
+"""Where a project's tests and pytest configuration are in its sdist, and the grading files made from them.
+
+The grader trusts only what is copied in from the case's tests/ folder at grading (``pristine/``): the test
+trees, a root conftest.py, and the pytest configuration file. ``run_tests.sh`` puts them back over
+/workspace, discards files the agent added that change how tests run, and runs pytest with that
+configuration and a junit XML report at the path the grader names.
+"""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from nightshift.suites.pypi_tasks.download import Refused
+
+TEST_DIRS = ("tests", "test", "testing", "t")
+CONFIG_FILES = ("pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+
+
+@dataclass(frozen=True)
+class TestLayout:
+    paths: list[str]  # test folders and files, relative to the source root
+    config: str | None  # the file holding the pytest configuration, if the project has one
+
+    def pristine(self) -> list[str]:
+        return [*self.paths, *(["conftest.py"] if "conftest.py" not in self.paths else [])]
+
+
+def _has_pytest_section(path: Path) -> bool:
+    try:
+        if path.name == "pytest.ini":
+            return True
+        if path.name == "pyproject.toml":
+            return "ini_options" in tomllib.loads(path.read_text()).get("tool", {}).get("pytest", {})
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read_string(path.read_text(errors="replace"))
+        return parser.has_section("pytest" if path.name == "tox.ini" else "tool:pytest")
+    except (tomllib.TOMLDecodeError, configparser.Error, UnicodeDecodeError):
+        return False
+
+
+def find_layout(source: Path) -> TestLayout:
+    """The project's tests; Refused when its sdist ships none."""
+    paths = [d for d in TEST_DIRS if (source / d).is_dir() and any((source / d).rglob("test*.py"))]
+    for nested in sorted(source.glob("src/*/tests")) + sorted(source.glob("*/tests")):
+        if nested.is_dir() and any(nested.rglob("test*.py")):
+            paths.append(nested.relative_to(source).as_posix())
+    paths += sorted(p.name for p in source.glob("test_*.py"))
+    if not paths:
+        raise Refused("its sdist ships no tests (no tests/ or test/ folder, no test_*.py)")
+    config = next((name for name in CONFIG_FILES if (source / name).is_file()
+                   and _has_pytest_section(source / name)), None)
+    return TestLayout(paths=sorted(set(paths)), config=config)
+
+
+def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path) -> None:
+    """tests/pristine/ (the test trees and config as shipped), restore_tests.py and run_tests.sh."""
+    pristine = tests_dir / "pristine"
+    shutil.rmtree(pristine, ignore_errors=True)
+    pristine.mkdir(parents=True)
+    shipped = []
+    for rel in layout.pristine():
+        src = source / rel
+        if src.is_dir():
+            shutil.copytree(src, pristine / rel, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        elif src.is_file():
+            (pristine / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, pristine / rel)
+        else:
+            continue
+        shipped.append(rel)
+    (pristine / "paths.txt").write_text("\n".join(shipped) + "\n")  # exactly what restore_tests.py replaces
+    config_dir = tests_dir / "config"
+    shutil.rmtree(config_dir, ignore_errors=True)
+    config_dir.mkdir()
+    config_name = layout.config or "pytest.ini"
+    if layout.config:
+        shutil.copy2(source / layout.config, config_dir / config_name)
+    else:
+        (config_dir / config_name).write_text("[pytest]\n")
+    shutil.copy2(Path(__file__).with_name("restore_tests.py"), tests_dir / "restore_tests.py")
+    (tests_dir / "run_tests.sh").write_text(RUN_TESTS.format(config=config_name, paths=" ".join(layout.paths)))
+
+
+RUN_TESTS = """#!/usr/bin/env bash
+# Grade a repository task: the pristine tests and pytest configuration, then pytest with a junit XML report.
+# The verdict is read from that report and this script's exit code (pytest's), never from printed lines.
+cd /workspace || exit 2
+report=${{NIGHTSHIFT_JUNIT:?the grader names the junit report path in NIGHTSHIFT_JUNIT}}
+rm -f "$report"
+/opt/venv/bin/python -I /grader/tests/restore_tests.py /grader/tests/pristine /workspace || exit 3
+exec /opt/venv/bin/python -I -B -m pytest -c /grader/tests/config/{config} --rootdir /workspace \\
+    --confcutdir /workspace -p no:cacheprovider -q --junitxml "$report" \\
+    -o junit_family=xunit1 {paths}
+"""
