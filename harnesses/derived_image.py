@@ -15,33 +15,23 @@ A failing command raises InstallError with its output; nothing is cached, so the
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import time
-import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import docker
-from docker.types import Mount
-
 from nightshift.errors import HarnessError
-from nightshift.sandbox.docker_exec import run_captured
+from nightshift.sandbox import committed_image
+from nightshift.sandbox.committed_image import BUILD_ENV, HOST_CA
 from nightshift.sandbox.images import image_cache
 
 FORMAT = 1  # bump when how a derived image is made changes what ends up in it
 REPOSITORY = "nightshift/derived"
 LABEL = "org.nightshift.derived"
-HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
-BUILD_ENV = {"DEBIAN_FRONTEND": "noninteractive", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1",
-             "PIP_CERT": str(HOST_CA), "SSL_CERT_FILE": str(HOST_CA), "REQUESTS_CA_BUNDLE": str(HOST_CA),
-             "HOME": "/root", "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
 OUTPUT_TAIL = 4000
 
 
@@ -65,16 +55,6 @@ def content_key(base_identity: str, install: list[str]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-@contextlib.contextmanager
-def _build_lock(key: str) -> Iterator[None]:
-    """One build per key at a time on this host (two runs, or two test sessions, may start together)."""
-    folder = image_cache() / "derived"
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / f".{key}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
 def _failed(index: int, command: str, code: int, output: str,
             fix: str = "fix the command in the variant's harness.install") -> InstallError:
     return InstallError(f"install command {index + 1} failed with exit code {code}: {command}\n"
@@ -93,29 +73,13 @@ def commit_image(client, base_image_id: str, commands: list[str], *, key: str, r
                  changes: list[str], mounts: list | None = None, fix: str | None = None) -> DerivedImage:
     """``repository:key``: a container of the base with ``commands`` run in it as root (network, the host's CA
     bound in, ``mounts`` too), committed with ``changes``; reused while an image with that key label is here."""
-
-    started = time.monotonic()
-    tag = f"{repository}:{key}"
-    with _build_lock(key):
-        with contextlib.suppress(docker.errors.ImageNotFound):
-            found = client.images.get(tag)
-            if found.labels.get(f"{label}.key") == key:
-                return DerivedImage(key, found.id, False, time.monotonic() - started)
-        binds = [Mount(str(HOST_CA), str(HOST_CA), type="bind", read_only=True)] if HOST_CA.is_file() else []
-        container = client.containers.run(base_image_id, command=["sleep", "infinity"], init=True, user="0:0",
-                                          detach=True, name=f"nsb-build-{key}-{uuid.uuid4().hex[:6]}",
-                                          mounts=[*binds, *(mounts or [])], labels={f"{label}.build": key})
-        try:
-            for index, command in enumerate(commands):
-                code, output = run_captured(client.api, container.id, ["sh", "-c", command], "0:0", BUILD_ENV)
-                if code != 0:
-                    raise _failed(index, command, code, output, *([fix] if fix else []))
-            image = container.commit(repository=repository, tag=key, changes=[
-                *changes, f"LABEL {label}.key={key}", f"LABEL {label}.base={base_image_id}"])
-        finally:
-            with contextlib.suppress(docker.errors.NotFound):
-                container.remove(force=True)
-    return DerivedImage(key, image.id, True, time.monotonic() - started)
+    try:
+        image, built, seconds = committed_image.commit_image(client, base_image_id, commands, key=key,
+                                                             repository=repository, label=label, changes=changes,
+                                                             mounts=mounts)
+    except committed_image.CommandFailed as failed:
+        raise _failed(failed.index, failed.command, failed.code, failed.output, *([fix] if fix else [])) from None
+    return DerivedImage(key, image, built, seconds)
 
 
 def bubblewrap_derived(base_rootfs: Path, base_identity: str, install: list[str]) -> DerivedImage:
@@ -124,7 +88,7 @@ def bubblewrap_derived(base_rootfs: Path, base_identity: str, install: list[str]
     key = content_key(base_identity, install)
     folder = image_cache() / "derived" / key
     rootfs = folder / "rootfs"
-    with _build_lock(key):
+    with committed_image.build_lock(key):
         if (rootfs / "usr").is_dir():
             return DerivedImage(key, str(rootfs), False, time.monotonic() - started)
         scratch = folder / f"rootfs.partial-{os.getpid()}"

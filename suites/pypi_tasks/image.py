@@ -22,6 +22,7 @@ from pathlib import Path
 import docker
 from docker.types import Mount
 
+from nightshift.sandbox.committed_image import CommandFailed, commit_image
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.docker_exec import run_captured
 from nightshift.sandbox.images import latest_build
@@ -32,10 +33,7 @@ REPOSITORY = "nightshift/pypi"
 LABEL = "org.nightshift.pypi"
 VENV = "/opt/venv"
 PYTHON = f"{VENV}/bin/python"
-HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
-BUILD_ENV = {"DEBIAN_FRONTEND": "noninteractive", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1",
-             "PIP_NO_CACHE_DIR": "1", "PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root",
-             "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+BUILD_ENV = {"PIP_NO_CACHE_DIR": "1", "PYTHONDONTWRITEBYTECODE": "1"}  # over committed_image.BUILD_ENV
 PYTHON_BASE_COMMANDS = [
     "apt-get update -qq && apt-get install -y -qq --no-install-recommends python3-venv patch >/dev/null",
     "rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin",
@@ -57,27 +55,13 @@ def _key(*parts: object) -> str:
 
 def _commit(api_client, base_id: str, commands: list[str], key: str, mounts: list[Mount], what: str) -> str:
     """``REPOSITORY:key``: ``commands`` run as root in a container of ``base_id``, committed; reused by key."""
-    tag = f"{REPOSITORY}:{key}"
-    with contextlib.suppress(docker.errors.ImageNotFound):
-        found = api_client.images.get(tag)
-        if found.labels.get(f"{LABEL}.key") == key:
-            return found.id
-    binds = [Mount(str(HOST_CA), str(HOST_CA), type="bind", read_only=True)] if HOST_CA.is_file() else []
-    container = api_client.containers.run(base_id, command=["sleep", "infinity"], init=True, user="0:0", detach=True,
-                                          name=f"nsb-pypi-{key}-{uuid.uuid4().hex[:6]}", mounts=[*binds, *mounts],
-                                          labels={f"{LABEL}.build": key})
     try:
-        env = {**BUILD_ENV, "SSL_CERT_FILE": str(HOST_CA)}
-        for command in commands:
-            code, output = run_captured(api_client.api, container.id, ["sh", "-c", command], "0:0", env)
-            if code != 0:
-                raise Refused(f"{what}: `{command[:160]}` exited {code}: {' | '.join(output.splitlines()[-4:])[:500]}")
-        image = container.commit(repository=REPOSITORY, tag=key, changes=[
-            *RUNTIME_CHANGES, f"LABEL {LABEL}.key={key}", f"LABEL {LABEL}.base={base_id}"])
-    finally:
-        with contextlib.suppress(docker.errors.NotFound):
-            container.remove(force=True)
-    return image.id
+        image, _, _ = commit_image(api_client, base_id, commands, key=key, repository=REPOSITORY, label=LABEL,
+                                   changes=RUNTIME_CHANGES, mounts=mounts, env=BUILD_ENV)
+    except CommandFailed as failed:
+        tail = " | ".join(failed.output.splitlines()[-4:])[:500]
+        raise Refused(f"{what}: `{failed.command[:160]}` exited {failed.code}: {tail}") from None
+    return image
 
 
 def python_base(api_client) -> str:
