@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     from nightshift.cli.view import add_view_command
 
     add_view_command(sub)  # view
+    from nightshift.cli.scan import add_scan_command
+
+    add_scan_command(sub)  # scan
     from nightshift.sandbox import base_image
 
     image = sub.add_parser("build-image", help="build the pinned Debian sandbox base image (root): a rootfs for "

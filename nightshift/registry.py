@@ -111,6 +111,10 @@ class Registry:
     def _entry_points(self) -> dict[str, metadata.EntryPoint]:
         return {ep.name: ep for ep in metadata.entry_points(group=self.group)}
 
+    def builtin_names(self) -> list[str]:
+        """The built-ins, in the order they were declared."""
+        return list(self._builtins)
+
     def names(self) -> list[str]:
         return sorted({*self._builtins, *self._entry_points()})
 

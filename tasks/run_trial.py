@@ -25,13 +25,15 @@ from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.graders.images import case_sandbox_spec
 from nightshift.graders.metric import MetricSet, default_metrics, host_files, workspace_files
+from nightshift.graders.scanning import PolicyAction, ScannerSet
 from nightshift.harnesses.resolve import ResolvedHarness, resolve_harness
 from nightshift.harnesses.runner import run_harness
 from nightshift.metrics import TrialFacts
 from nightshift.models import AgentOutcome, Case, GradeResult, TrialResult, TrialStatus
-from nightshift.tasks.artifacts import keep_workspace_diff, trajectory_path, write_grade
+from nightshift.tasks.artifacts import keep_workspace_diff, take_workspace_diff, trajectory_path, write_grade
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
+from nightshift.tasks.trial_scan import apply_policy, scan_trial
 from nightshift.tasks.trial_state import name_task_run, outcome_line
 
 if TYPE_CHECKING:  # the flows hand it down; tasks/ sit below flows/ and import nothing of them at run time
@@ -58,6 +60,8 @@ class TrialContext:
     halt: threading.Event = field(default_factory=threading.Event)
     """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
     metrics: dict[str, MetricSet] = field(default_factory=dict)  # suite name -> its metrics (manifest-pinned)
+    scanners: ScannerSet = field(default_factory=ScannerSet.build)  # every built-in unless the experiment names some
+    flag_policy: dict[str, PolicyAction] = field(default_factory=dict)  # severity -> report|fail (``flags:``)
     publisher: Publisher | None = None
     """The night's flows.publishing.Publisher (set by run_all): UI-only calls go through it, with its deadline
     and circuit breaker, so a dead Prefect server never holds a trial up for the client's retries."""
@@ -88,7 +92,7 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
     started_at, t0 = datetime.now(UTC), time.monotonic()
     session = ctx.gateway.session()
     outcome, grade, agent_s, grade_s = AgentOutcome(ended_by="infra_error"), None, 0.0, 0.0
-    sandbox, infra_kind = None, ""
+    sandbox, infra_kind, diff = None, "", None
     keep = spec.case.split != "heldout"  # held-out tests and outputs are never kept beside the row
     try:
         # a command harness's derived image (harnesses/pins.py); the case's own image, workdir and stated
@@ -105,8 +109,9 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
         if outcome.ended_by != "infra_error":
             metrics = ctx.metrics_for(spec.case)
-            if keep:  # before the tests run, which may leave files behind
-                keep_workspace_diff(ctx.run_dir, spec.trial_id, spec.case, sandbox)
+            # before the tests run, which may leave files behind; a held-out diff is scanned, never kept
+            diff = (keep_workspace_diff(ctx.run_dir, spec.trial_id, spec.case, sandbox) if keep
+                    else take_workspace_diff(spec.case, sandbox))
             # listed before any test runs, so only what the agent changed is seen
             files = workspace_files(sandbox) if metrics.needs_files else None
             # graded even without a submit, so the counts show how far a stopped agent got
@@ -135,12 +140,16 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
                 note = f"sandbox destroy failed: {type(exc).__name__}: {exc}"
                 outcome = outcome.model_copy(update={"reason": "; ".join(filter(None, [outcome.reason, note]))[:500]})
     status = decide_status(outcome, grade)
+    scan_t0 = time.monotonic()
+    flags = scan_trial(ctx.scanners, spec.case, trajectory_path(ctx.run_dir, spec.trial_id), diff, grade,
+                       outcome.ended_by, status)
+    scan_s = time.monotonic() - scan_t0
     waiting_s = float(getattr(session, "waiting_s", 0.0))  # the endpoint's share of the clock (gateway)
     if grade is None or status == TrialStatus.infra_error:  # no metric speaks for a trial that was not evaluated
         scores, messages = dict.fromkeys(ctx.metrics_for(spec.case).columns()), {}
     else:
         scores, messages = grade.scores, grade.messages
-    return TrialResult(
+    row = TrialResult(
         trial_id=spec.trial_id, run_id=spec.run_id, case_id=spec.case.id, suite=spec.case.suite,
         domain=spec.case.domain, split=spec.case.split, variant=spec.variant.name, model=spec.variant.model,
         model_version=spec.model_version, seed=spec.seed, status=status,
@@ -151,11 +160,12 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         model_calls=session.calls, input_tokens=session.input_tokens, output_tokens=session.output_tokens,
         rate_limited=session.rate_limited, retry_wait_s=round(session.retry_wait_s, 3),
         quota_wait_s=round(session.quota_wait_s, 3), cost_usd=round(session.cost_usd, 6),
-        agent_s=round(agent_s, 3), grade_s=round(grade_s, 3), waiting_s=round(waiting_s, 3),
+        agent_s=round(agent_s, 3), grade_s=round(grade_s, 3), scan_s=round(scan_s, 4), waiting_s=round(waiting_s, 3),
         working_s=round(max(0.0, agent_s - waiting_s), 3), duration_s=round(time.monotonic() - t0, 3),
         started_at=started_at.isoformat(timespec="milliseconds"),
-        finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+        finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"), flags=flags,
     )
+    return apply_policy(row, ctx.flag_policy)
 
 
 def _trial_cache_key(_context, parameters: dict) -> str:
