@@ -15,9 +15,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from nightshift.diffs import FileChange
-from nightshift.models import Case, Flag
-from nightshift.scanners import Scanner, TrialRecord
+from nightshift.plugin import Case, FileChange, Flag, Scanner, TrialRecord
 
 
 def is_test_path(path: str) -> bool:

@@ -19,8 +19,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from nightshift.graders.builtin_scanners import is_test_path
-from nightshift.models import Case, Flag
-from nightshift.scanners import Scanner, TrialRecord
+from nightshift.plugin import Case, Flag, Scanner, TrialRecord
 
 
 @dataclass(frozen=True)
