@@ -34,7 +34,7 @@ class ModelPin(BaseModel):
 
 
 class RunManifest(BaseModel):
-    """Pins of one run. Everything but ``created_at`` and ``analysis`` goes into the hash."""
+    """Pins of one run. Everything but ``created_at``, ``analysis`` and ``scanners`` goes into the hash."""
 
     experiment: str
     variants: dict[str, dict[str, Any]] = Field(description="Full variant settings by name.")

@@ -26,7 +26,7 @@ class ScannerSet:
     scanners: list[ActiveScanner]
 
     @classmethod
-    def build(cls, entries: list[ScannerSpec] | None = None) -> ScannerSet:
+    def build(cls, entries: list[ScannerSpec | str] | None = None) -> ScannerSet:
         """The named scanners; None: every built-in (``[]``: none at all)."""
         chosen = [ScannerSpec(use=n) for n in BUILTIN_SCANNERS] if entries is None else entries
         return cls([resolve_scanner(entry) for entry in chosen])

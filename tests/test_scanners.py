@@ -72,7 +72,8 @@ def repo_case(tmp: Path) -> Case:
     return load_cases(root.parent)[0]
 
 
-def scan(case: Case, diff: str | None = None, events: list[dict] | None = None, ended_by: str = "submitted") -> list[Flag]:
+def scan(case: Case, diff: str | None = None, events: list[dict] | None = None,
+         ended_by: str = "submitted") -> list[Flag]:
     return SCANNERS.scan(TrialRecord(case=case, events=events or [], diff=diff, ended_by=ended_by))
 
 
