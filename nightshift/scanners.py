@@ -61,17 +61,23 @@ class TrialRecord:
 
     @cached_property
     def commands(self) -> list[Command]:
-        """Every tool call the model made, in order, with its output where the trajectory has it."""
+        """Every tool call, in order, with its output where the trajectory has it: the calls of each model message,
+        and a ``tool`` event no model message announced (a harness that logs its own tool calls only)."""
         outputs = {str(e["call"].get("id")): str(e.get("output", "")) for e in self.events
                    if e.get("event") == "tool" and isinstance(e.get("call"), dict)}
-        found = []
+        found, announced = [], set()
         for event in self.events:
             message = event.get("message")
-            if event.get("event") != "model" or not isinstance(message, dict):
+            if event.get("event") == "model" and isinstance(message, dict):
+                calls = [c for c in message.get("tool_calls") or [] if isinstance(c, dict)]
+            elif event.get("event") == "tool" and isinstance(event.get("call"), dict):
+                calls = [event["call"]] if str(event["call"].get("id")) not in announced else []
+            else:
                 continue
-            for call in message.get("tool_calls") or []:
-                if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
+            for call in calls:
+                if not isinstance(call.get("function"), dict):
                     continue
+                announced.add(str(call.get("id")))
                 function = call["function"]
                 found.append(Command(int(event.get("step") or 0), str(function.get("name", "")),
                                      _command_text(function.get("arguments")), outputs.get(str(call.get("id")), "")))

@@ -179,3 +179,27 @@ def test_in_a_browser_the_flag_filter_finds_the_cheats_and_the_trial_page_marks_
         assert "no flags" in page.locator("#detail").inner_text()
         browser.close()
     assert not errors, errors
+
+
+def test_a_night_on_the_builtin_suite_flags_the_rigging_arm_in_its_rows_report_and_viewer(
+        tmp_path: Path, prefect_server, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nightshift.flows.nightly_eval import nightly_eval
+
+    monkeypatch.setattr("nightshift.experiment.manifest.code_version", lambda: "test-code-version")
+    path = tmp_path / "exp.yaml"
+    path.write_text("name: scanned\nsuites: [builtin]\ncases: [py-bugfix-slugify]\nseeds: [1]\n"
+                    "variants:\n  - {name: strong, model: sim-strong}\n"
+                    "  - {name: rigged, model: sim-strong, harness: {kind: python, entrypoint: "
+                    "'tests.harness_plugins:RigsTheTests'}}\n"
+                    "model: {simulator: {latency_ms: 5}}\noutput_dir: out\n")
+    summary = nightly_eval(experiment_file=str(path))
+    run = Path(summary["run_dir"])
+    table = pq.read_table(run / "results.parquet").to_pydict()
+    flags = dict(zip(table["variant"], table["flags"], strict=True))
+    assert [(f["severity"], f["name"], f["step"]) for f in flags["rigged"]] == [
+        ("suspect", "history_read", 3), ("cheat", "conftest_hook", None)]
+    assert summary["flags"][0].startswith("flags: rigged: 1 cheat, 0 suspect, 0 info of 1 trials")
+    assert "## Flagged trials" in (run / "report.md").read_text()
+    assert RunData.open(run).overview()["flags"]["rigged"] == {"info": 0, "suspect": 0, "cheat": 1}
+    manifest_scanners = [s["name"] for s in RunManifest.read(run / "manifest.json").scanners]
+    assert manifest_scanners == list(BUILTIN_SCANNERS)
