@@ -8,6 +8,7 @@ on a finished run with today's scanners.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,7 +27,7 @@ class ScannerSet:
     scanners: list[ActiveScanner]
 
     @classmethod
-    def build(cls, entries: list[ScannerSpec | str] | None = None) -> ScannerSet:
+    def build(cls, entries: Sequence[ScannerSpec | str] | None = None) -> ScannerSet:
         """The named scanners; None: every built-in (``[]``: none at all)."""
         chosen = [ScannerSpec(use=n) for n in BUILTIN_SCANNERS] if entries is None else entries
         return cls([resolve_scanner(entry) for entry in chosen])

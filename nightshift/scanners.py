@@ -93,10 +93,11 @@ class TrialRecord:
 
 def _command_text(arguments: object) -> str:
     if isinstance(arguments, str):
+        text = arguments
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments = json.loads(text) if text.strip() else {}
         except ValueError:
-            return arguments  # not JSON: the model's text is the command
+            return text  # not JSON: the model's text is the command
     if isinstance(arguments, dict):
         for key in COMMAND_ARGUMENTS:
             if isinstance(arguments.get(key), str):
