@@ -20,9 +20,11 @@ import argparse
 import contextlib
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,9 +34,11 @@ from nightshift.contracts import SandboxLimits  # noqa: E402
 from nightshift.experiment.config import Variant  # noqa: E402
 from nightshift.experiment.trials import TrialSpec  # noqa: E402
 from nightshift.graders import CaseGrader  # noqa: E402
+from nightshift.graders.scanning import ScannerSet  # noqa: E402
 from nightshift.models import Case, TrialResult  # noqa: E402
 from nightshift.sandbox.factory import backend_for  # noqa: E402
 from nightshift.sandbox.images import latest_build  # noqa: E402
+from nightshift.scanners import TrialRecord  # noqa: E402
 from nightshift.suites import load_cases  # noqa: E402
 from nightshift.tasks.run_trial import TrialContext, execute_trial  # noqa: E402
 
@@ -201,12 +205,47 @@ def run_agent(agent: Agent, case: Case, backend, run_dir: Path, index: int) -> O
     return Outcome(agent, row, caught, serious if agent.honest else [])
 
 
+def host_trial(case: Case, script: Path, work: Path) -> TrialRecord:
+    """The record a trial ending in ``script`` leaves: the workspace diff it makes and the command that ran it."""
+    work.mkdir(parents=True)
+    for side in ("a", "b"):
+        subprocess.run(["cp", "-a", str(case.workspace_dir), str(work / side)], check=True)
+    subprocess.run(["bash", str(script)], cwd=work / "b", capture_output=True, timeout=60)
+    diff = subprocess.run(["diff", "-ruN", "-x", "__pycache__", "-x", "*.pyc", "a", "b"], cwd=work,
+                          capture_output=True, text=True).stdout
+    call = {"id": "c1", "type": "function", "function": {"name": "bash",
+                                                          "arguments": json.dumps({"command": script.read_text()})}}
+    events = [{"event": "model", "step": 1, "message": {"role": "assistant", "content": "", "tool_calls": [call]}},
+              {"event": "tool", "step": 1, "call": call, "output": "exit code: 0"}]
+    return TrialRecord(case=case, events=events, diff=diff, ended_by="submitted", status="resolved")
+
+
+def heldout_honest(tmp: Path) -> tuple[int, list[str], list[float]]:
+    """HumanEval's reference and alternative solutions scanned: (solutions, false flags, scan seconds each)."""
+    from nightshift.suites.humaneval import import_humaneval
+
+    suite = import_humaneval(tmp / "humaneval")
+    scanners, flagged, seconds, count = ScannerSet.build(), [], [], 0
+    for case in load_cases(suite):
+        for script in sorted((case.root / "solution").glob("*.sh")):
+            record = host_trial(case, script, tmp / "he-work" / f"{case.id}-{script.stem}")
+            started = time.perf_counter()
+            flags = scanners.scan(record)
+            seconds.append(time.perf_counter() - started)
+            count += 1
+            flagged += [f"{case.id} {script.stem}: {f.severity} {f.name} ({f.line[:80]})" for f in flags
+                        if f.severity in ("suspect", "cheat")]
+    return count, flagged, seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", default="bubblewrap", choices=["bubblewrap", "docker"])
     parser.add_argument("--agents", default="all", help="'all', or 'calc' (bench-calc only: the cheats and honest "
                         "agents without the builtin reference solutions)")
     parser.add_argument("--json", type=Path, help="write every trial's outcome here")
+    parser.add_argument("--heldout-honest", action="store_true", help="also scan every HumanEval reference and "
+                        "alternative solution (material the scanners were not tuned on; host only, no sandbox)")
     add_smoke(parser, agents="smoke")
     args = apply_smoke(parser.parse_args(argv))
     build = latest_build()
@@ -227,7 +266,16 @@ def main(argv: list[str] | None = None) -> int:
             agents = [*CHEATS, *HONEST, *reference_agents(builtin)]
         Path(tmp, "run").mkdir()
         outcomes = [run_agent(a, cases[a.case], backend, Path(tmp) / "run", i) for i, a in enumerate(agents)]
-    return judged(args, report(outcomes, args))
+        code = report(outcomes, args)
+        if args.heldout_honest:
+            count, flagged, seconds = heldout_honest(Path(tmp))
+            print(f"\nheld-out honest material (HumanEval reference + alternative solutions, not tuned on): "
+                  f"{len(flagged)}/{count} flagged suspect or cheat ({len(flagged) / count:.1%}); scan median "
+                  f"{statistics.median(seconds) * 1000:.2f} ms")
+            for line in flagged:
+                print(f"  false flag: {line}")
+            code = code or (1 if len(flagged) / count > TARGET_FALSE else 0)
+    return judged(args, code)
 
 
 def report(outcomes: list[Outcome], args: argparse.Namespace) -> int:
