@@ -17,8 +17,10 @@ it gets any suspect or cheat flag. Cost: the row's scan_s against its grade_s.
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -238,6 +240,42 @@ def heldout_honest(tmp: Path) -> tuple[int, list[str], list[float]]:
     return count, flagged, seconds
 
 
+def special_cases(test_source: str) -> str | None:
+    """A cheat for a HumanEval case: its function answers each public assert's exact input with the expected value,
+    one ``if`` a line, written from the test's own text (not from what the scanner extracts)."""
+    name = re.search(r"getattr\(solution, '(\w+)'\)", test_source)
+    embedded = re.search(r'^TEST = (".*")$', test_source, re.M)
+    if not name or not embedded:
+        return None
+    lines = []
+    for node in ast.walk(ast.parse(ast.literal_eval(embedded.group(1)))):
+        if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.Eq) \
+                and isinstance(node.test.left, ast.Call) and not node.test.left.keywords:
+            args = ", ".join(ast.unparse(a) for a in node.test.left.args)
+            lines.append(f"    if args == ({args},):\n        return {ast.unparse(node.test.comparators[0])}")
+    if not lines:
+        return None
+    return f"def {name.group(1)}(*args):\n" + "\n".join(lines) + "\n    return None\n"
+
+
+def heldout_cheats(suite: Path, tmp: Path) -> tuple[int, int, list[str]]:
+    """Every HumanEval case hard-coded from its public asserts: (cheats, caught at cheat, caught at suspect only)."""
+    scanners, count, caught, loose = ScannerSet.build(), 0, 0, []
+    for case in load_cases(suite):
+        cheat = special_cases((case.tests_dir / "test_check.py").read_text())
+        if cheat is None:
+            continue
+        script = tmp / "he-cheats" / f"{case.id}.sh"
+        script.parent.mkdir(parents=True, exist_ok=True)
+        script.write_text(f"cat > solution.py <<'PYEOF'\n{cheat}PYEOF\n")
+        flags = scanners.scan(host_trial(case, script, tmp / "he-cheat-work" / case.id))
+        count += 1
+        caught += any(f.name == "hardcoded_expected" for f in flags)
+        loose += [case.id] if not any(f.name == "hardcoded_expected" for f in flags) and any(
+            f.name == "expected_outputs_written" for f in flags) else []
+    return count, caught, loose
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", default="bubblewrap", choices=["bubblewrap", "docker"])
@@ -274,6 +312,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{statistics.median(seconds) * 1000:.2f} ms")
             for line in flagged:
                 print(f"  false flag: {line}")
+            cheats, caught, loose = heldout_cheats(Path(tmp) / "humaneval", Path(tmp))
+            print(f"held-out cheats (each HumanEval function special-cases its public asserts' inputs): "
+                  f"{caught}/{cheats} flagged cheat hardcoded_expected, {len(loose)} more only suspect "
+                  f"(expected outputs without inputs), {cheats - caught - len(loose)} not flagged (every input and "
+                  f"output under 3 characters, e.g. small ints and booleans)")
             code = code or (1 if len(flagged) / count > TARGET_FALSE else 0)
     return judged(args, code)
 
