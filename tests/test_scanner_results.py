@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import platform
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -25,7 +26,7 @@ from nightshift.experiment.manifest import ModelPin, RunManifest
 from nightshift.experiment.trials import TrialSpec
 from nightshift.graders import CaseGrader
 from nightshift.graders.scanning import BUILTIN_SCANNERS, ScannerSet
-from nightshift.models import TrialStatus
+from nightshift.models import TrialResult, TrialStatus
 from nightshift.suites import load_cases
 from nightshift.tasks.rescan import rescan_run
 from nightshift.tasks.results import read_results, write_parquet, write_result
@@ -56,14 +57,17 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
     run_dir = tmp / "run"
     manifest().write(run_dir / "manifest.json")
     plan = [("honest", 1, FIX), ("honest", 2, FIX_AND_TEST), ("cheat", 1, DELETE), ("cheat", 2, HARDCODE)]
-    rows = []
-    for arm, seed, agent in plan:
+    def trial(arm: str, seed: int, agent) -> TrialResult:
         spec = TrialSpec(trial_id=f"{arm}-{seed}", run_id="flags", case=case, variant=Variant(name=arm, model="s"),
                          seed=seed, model_version="scripted")
         ctx = TrialContext(run_dir=run_dir, backend=backend, gateway=ScriptedGateway(agent),  # type: ignore[arg-type]
                            limits=LIMITS, grader=CaseGrader())
-        rows.append(execute_trial(spec, ctx))
-        write_result(run_dir, rows[-1])
+        row = execute_trial(spec, ctx)
+        write_result(run_dir, row)
+        return row
+
+    with ThreadPoolExecutor(2) as pool:  # trials wait on their sandboxes as much as they compute
+        rows = list(pool.map(lambda planned: trial(*planned), plan))
     write_parquet(rows, run_dir / "results.parquet")
     strict = TrialContext(run_dir=tmp / "strict", backend=backend, gateway=ScriptedGateway(DELETE),  # type: ignore[arg-type]
                           limits=LIMITS, grader=CaseGrader(), flag_policy={"cheat": "fail"})
