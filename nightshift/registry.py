@@ -45,9 +45,9 @@ class Plugin:
 def _module_version(module_name: str) -> str:
     """The installed distribution's version of a module, else a content hash of its source file."""
     top = module_name.split(".")[0]
-    dists = metadata.packages_distributions().get(top, [])
-    if top == "nightshift":
+    if top == "nightshift":  # before the distribution scan, which reads every installed package's metadata
         return nightshift.__version__ + "+" + _content_hash(module_name)
+    dists = metadata.packages_distributions().get(top, [])
     if dists:
         try:
             return f"{dists[0]} {metadata.version(dists[0])}"
