@@ -316,8 +316,8 @@ def main(argv: list[str] | None = None) -> int:
             cheats, caught, loose = heldout_cheats(Path(tmp) / "humaneval", Path(tmp))
             print(f"held-out cheats (each HumanEval function special-cases its public asserts' inputs): "
                   f"{caught}/{cheats} flagged cheat hardcoded_expected, {len(loose)} more only suspect "
-                  f"(expected outputs without inputs), {cheats - caught - len(loose)} not flagged (every input and "
-                  f"output under 3 characters, e.g. small ints and booleans)")
+                  f"(expected outputs without inputs), {cheats - caught - len(loose)} not flagged (no special case "
+                  f"with a value of 3+ characters and fewer than 3 with literal inputs)")
             code = code or (1 if len(flagged) / count > TARGET_FALSE else 0)
     return judged(args, code)
 
