@@ -74,6 +74,11 @@ def blocks(analysis: Analysis, title: str, detail: bool = True) -> list[Block]:
     out += [("h2", "How trials ended"), ("p", "Infra errors are not the agent's doing: they are excluded from every "
              "denominator above and counted here."),
             ("table", ("arm", "trials", *STATUSES, "infra share"), status_rows)]
+    if analysis.info.get("flags"):
+        out += [("h2", "Flagged trials"), ("p", "What the scanners saw in how trials won (docs/SCANNERS.md): per arm "
+                 "the trials flagged cheat, suspect or info, and for each compared pair how much of the pass-rate "
+                 "difference is flagged passes, with the difference recomputed counting cheat trials as failed."),
+                ("pre", analysis.info["flags"])]
     if analysis.info.get("infra"):
         out += [("h2", "Infra errors and the verdicts"), ("pre", analysis.info["infra"])]
     if analysis.info.get("reused"):

@@ -208,7 +208,8 @@ def connect(parquet: Path | str | Sequence[Path | str]) -> tuple[duckdb.DuckDBPy
         {public_pass} AS public_pass, {hidden_pass} AS hidden_pass,
         ({col('input_tokens', '0')} + {col('output_tokens', '0')})::DOUBLE AS tokens,
         {f'{cost_col}::DOUBLE' if cost_col else 'NULL::DOUBLE'} AS cost,
-        {col('duration_s', 'NULL')}::DOUBLE AS duration_s, {col('reused_from', "''")} AS reused_from{named}
+        {col('duration_s', 'NULL')}::DOUBLE AS duration_s, {col('reused_from', "''")} AS reused_from,
+        coalesce({col('flag', "''")}, '') AS flag{named}
         FROM {scan}""")
     info = {"files": [str(p) for p in paths], "runs": runs, "arm_by_run": bool(shared), "run_labels": labels,
             "progress": progress_col or ("proxy: public test fraction" if proxy != "score" else "proxy: score"),

@@ -13,6 +13,7 @@ from pathlib import Path
 from nightshift.analysis import noise
 from nightshift.analysis.broken import VERDICT as BROKEN_VERDICT
 from nightshift.analysis.broken import BrokenArm, broken_arms
+from nightshift.analysis.flags import arm_flags, flag_lines
 from nightshift.analysis.infra_bounds import infra_lines
 from nightshift.analysis.paired import DETECT, Comparison, comparisons, floats
 from nightshift.analysis.scores import case_table, clustered_scores, status_counts
@@ -109,8 +110,14 @@ def analyse(runs: Sequence[str | Path], baseline: str | None = None, vs: str | P
         arm_noise.append({"arm": arm, "cases": int(n.size), "seeds": float(n.mean()) if n.size else 0.0,
                           "floor": noise.self_floor(v, n), "unmeasured": noise.why_unmeasured(n, n)})
     info["reused"] = reused_lines(con)
+    flags = arm_flags(con)
+    info["flags"] = flag_lines(flags, pairs)  # per-arm counts, then whether a difference is mostly flagged trials
+    scores = clustered_scores(con)
+    for row in scores:  # flag counts beside each arm's scores (compare, the report, nightshift.results)
+        row.update({k: v for k, v in flags[row["arm"]].as_dict().items() if k not in ("arm", "trials")}
+                   if row["arm"] in flags else {})
     info["infra"] = infra_lines(con, [c for c in comps if c.metric == "pass_rate" and c.scope == "all"])
-    return Analysis(info, clustered_scores(con), clustered_scores(con, ["domain"]) if breakdowns else [],
+    return Analysis(info, scores, clustered_scores(con, ["domain"]) if breakdowns else [],
                     clustered_scores(con, ["split"]) if breakdowns else [], status_counts(con), comps, arm_noise, aa,
                     changes, broken)
 

@@ -44,7 +44,7 @@ def compare_command(args: argparse.Namespace) -> int:
         console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
     print_comparison(result.scores, as_dicts([c for c in result.comparisons if c.scope == "all"]), console,
                      result.info["metrics"])
-    for line in (result.info.get("infra", []) + noise_lines(result) + power_lines(result)
+    for line in (result.info.get("flags", []) + result.info.get("infra", []) + noise_lines(result) + power_lines(result)
                  + [f"note: {n}" for n in result.info["notes"]]):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return BROKEN_ARM_EXIT_CODE if result.broken else 0

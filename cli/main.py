@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     from nightshift.cli.splits import add_split_commands
 
     add_split_commands(sub)  # seal, audit
+    from nightshift.cli.scan import add_scan_command
+
+    add_scan_command(sub)  # scan
     from nightshift.sandbox import base_image, standin_build
 
     image = sub.add_parser("build-image", help="build the pinned Debian sandbox base image (root): a rootfs for "

@@ -106,6 +106,8 @@ def run_command(args: argparse.Namespace) -> int:
     for line in summary.get("reused", []):
         console.print(line, markup=False, highlight=False)
     print_comparison(summary["scores"], summary["differences"], console, summary.get("metrics"))
+    for line in summary.get("flags", []):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     console.print(f"\nreport: {summary['report_html']}\nviewer: {summary['view_command']}   (then open "
                   f"{summary['viewer_url']})", markup=False, highlight=False, soft_wrap=True)
     broken = summary.get("broken_lines", [])

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from nightshift.contracts import SandboxLimits
 from nightshift.errors import ConfigurationError
-from nightshift.models import MetricSpec
+from nightshift.models import MetricSpec, ScannerSpec
 from nightshift.validation_messages import error_lines
 
 
@@ -149,6 +149,22 @@ class AnalysisSettings(_Strict):
                                        "run`/`compare` exit 5 (docs/ANALYSIS.md).")
 
 
+class FlagPolicy(_Strict):
+    """``flags:`` in an experiment file: what a scanner's flag does to a trial's score (docs/SCANNERS.md)."""
+
+    cheat: Literal["report", "fail"] = Field("report", description="'report': the flag is recorded and counted, "
+                                             "the score stands; 'fail': a trial flagged cheat scores 0 (status "
+                                             "failed), the flag named as its reason.")
+    suspect: Literal["report", "fail"] = Field("report", description="The same for 'suspect' flags (strict: "
+                                               "every suspect trial fails).")
+
+    def actions(self) -> dict[str, Literal["report", "fail"]]:
+        return {"cheat": self.cheat, "suspect": self.suspect}
+
+    def is_default(self) -> bool:
+        return self == FlagPolicy()
+
+
 class SandboxSettings(_Strict):
     backend: str = Field("bubblewrap", description="Where trial commands run: 'bubblewrap', 'docker', an "
                          "installed backend (nightshift plugins lists them) or 'module:Class'.")
@@ -259,6 +275,11 @@ class Experiment(_Strict):
     metrics: list[MetricSpec] = Field([], description="Metrics every trial gets beyond resolved and progress "
                                       "(and its suite's): a name such as 'time_to_pass', or {use, name, settings}; "
                                       "each becomes a score.<name> column (docs/ANALYSIS.md).")
+    scanners: list[ScannerSpec] | None = Field(None, description="Scanners read every finished trial for how it "
+                                               "won (docs/SCANNERS.md): names such as 'test_edits' or {use, "
+                                               "settings}; unset: every built-in; []: none.")
+    flags: FlagPolicy = Field(FlagPolicy(), description="What flags do to scores: {cheat: fail} makes a trial "
+                              "flagged cheat score 0; unset: flags are only reported.")
 
     @model_validator(mode="after")
     def _unique(self) -> Experiment:

@@ -34,7 +34,7 @@ class ModelPin(BaseModel):
 
 
 class RunManifest(BaseModel):
-    """Pins of one run. Everything but ``created_at`` and ``analysis`` goes into the hash."""
+    """Pins of one run. Everything but ``created_at``, ``analysis`` and ``scanners`` goes into the hash."""
 
     experiment: str
     variants: dict[str, dict[str, Any]] = Field(description="Full variant settings by name.")
@@ -63,12 +63,17 @@ class RunManifest(BaseModel):
     metrics: dict[str, list[dict[str, Any]]] = Field({}, description="Suite name -> its metrics' identities (name, "
                                                      "use, source, version or content hash, settings), in column "
                                                      "order.")
+    scanners: list[dict[str, Any]] = Field([], description="The scanners' identities (name, use, source, version, "
+                                           "settings); not in the hash unless the flag policy fails trials: a "
+                                           "re-scan (nightshift scan) changes no outcome.")
+    flag_policy: dict[str, str] = Field({}, description="The experiment's `flags:` (severity -> report|fail); "
+                                        "empty: flags are only reported.")
     analysis: dict[str, Any] = Field({}, description="How the results are read (the experiment's `analysis:`, e.g. "
                                      "broken_arm_fraction); not a pin, so not in the hash: it changes no outcome.")
     created_at: str = ""
 
     def pins(self) -> dict[str, Any]:
-        return self.model_dump(exclude={"created_at", "analysis"})
+        return self.model_dump(exclude={"created_at", "analysis", "scanners"})
 
     @property
     def manifest_hash(self) -> str:
@@ -142,7 +147,8 @@ def package_versions() -> dict[str, str]:
 def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPin], endpoint: str,
                    sandbox_identity: str, grader_version: str, suite_validation: dict[str, str] | None = None,
                    harnesses: dict[str, dict[str, Any]] | None = None,
-                   metrics: dict[str, list[dict[str, Any]]] | None = None) -> RunManifest:
+                   metrics: dict[str, list[dict[str, Any]]] | None = None,
+                   scanners: list[dict[str, Any]] | None = None) -> RunManifest:
     return RunManifest(
         experiment=exp.name, variants={v.name: v.model_dump() for v in exp.variants}, models=models,
         harnesses=harnesses or {},
@@ -154,6 +160,7 @@ def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPi
         case_images={c.id: c.image for c in cases if c.image},
         grader_version=grader_version, code_version=code_version(), python=platform.python_version(),
         packages=package_versions(), metrics=metrics or {}, analysis=exp.analysis.model_dump(),
+        scanners=scanners or [], flag_policy={} if exp.flags.is_default() else exp.flags.actions(),
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
 

@@ -25,6 +25,8 @@ def trial_id(manifest: RunManifest, case: Case, variant: Variant, seed: int) -> 
             "case_content": case.content_hash, "variant": variant.model_dump(), "seed": seed}
     if manifest.metrics.get(case.suite):  # a changed metric (version, settings) grades differently: a new trial
         pins["metrics"] = manifest.metrics[case.suite]
+    if manifest.flag_policy:  # a policy that fails flagged trials makes the scanners part of the outcome
+        pins["flags"] = {"policy": manifest.flag_policy, "scanners": manifest.scanners}
     return canonical_hash(pins)
 
 

@@ -32,6 +32,7 @@ from nightshift.flows.trial_map import run_all
 from nightshift.gateway import ModelGateway
 from nightshift.graders import GRADER_VERSION
 from nightshift.graders.metric import MetricSet, metric_sets
+from nightshift.graders.scanning import ScannerSet
 from nightshift.harnesses.pins import pin_harnesses
 from nightshift.links import run_url, view_command
 from nightshift.models import Case
@@ -48,11 +49,11 @@ DEFAULT_EXPERIMENT = "experiments/default.yaml"  # relative to the project folde
 
 def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url: str, sandbox_identity: str,
             suite_validation: dict[str, str] | None = None, harnesses: dict[str, dict] | None = None,
-            metrics: dict[str, MetricSet] | None = None) -> RunManifest:
+            metrics: dict[str, MetricSet] | None = None, scanners: ScannerSet | None = None) -> RunManifest:
     models = {v.name: ModelPin(model=v.model, version=gateway.resolve_model_version(v.model)) for v in exp.variants}
     pins = {suite: chosen.identities() for suite, chosen in (metrics or {}).items()}
     return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation,
-                          harnesses, pins)
+                          harnesses, pins, scanners.identities() if scanners else [])
 
 
 def metric_columns(metrics: dict[str, MetricSet]) -> dict[str, dict[str, str]]:
@@ -83,12 +84,13 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
         logger.warning(warning)
     validation = check_suites_validated(checked, cases)  # before anything starts
     metrics = metric_sets(cases, exp.metrics)  # resolved once: the manifest pins exactly these
+    scanners = ScannerSet.build(exp.scanners)
     backend = open_backend(exp)
     pins = pin_harnesses(exp, checked.harnesses, backend, cases)  # a command harness's images, built once
     with model_endpoint(exp, checked.suite_dirs, exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
-                           backend.identity(), validation, pins.identities, metrics)
+                           backend.identity(), validation, pins.identities, metrics, scanners)
         run_dir = exp.output_dir / manifest.run_id
         with hold_run(run_dir, publisher):  # one writer per run: a second copy of this night is refused
             # budgets (the experiment's, each suite's) and the audit log: before any trial
@@ -102,7 +104,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             history = [Path(s).parent for s in night.history.sources] if night.history else []
             on_disk = prepare_rows(run_dir, specs, exp.trial_cache(), history)
             pinned = endpoint.simulator_requests()
-            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, pins, metrics)
+            ctx = trial_context(exp, run_dir, backend, gateway, manifest.hidden_seed, pins, metrics, scanners)
             alarm = InfraAlarm(exp.alerts, manifest.run_id, logger) if exp.alerts else None
 
             def answer(trials: list, finished: dict | None = None, loads: list | None = None) -> None:
@@ -165,6 +167,7 @@ def publish(run_dir: Path, parquet: Path, expected: int, baseline: str, publishe
     summary = {"run_dir": str(run_dir), "parquet": str(parquet), "trials": expected, "scores": result.scores,
                "differences": differences, "verdicts": [c.line for c in result.headline()],
                "infra": result.info.get("infra", []), "reused": result.info.get("reused", []),
+               "flags": result.info.get("flags", []),
                "broken_arms": [asdict(b) for b in result.broken], "broken_lines": result.broken_lines(),
                "metrics": result.info["metrics"],
                "metric_verdicts": {m["name"]: [c.line for c in result.headline(m["name"])]

@@ -21,6 +21,7 @@ from nightshift.gateway import ModelGateway
 from nightshift.gpu import timing_pool
 from nightshift.graders import CaseGrader
 from nightshift.graders.metric import MetricSet
+from nightshift.graders.scanning import ScannerSet
 from nightshift.harnesses.pins import HarnessPins
 from nightshift.models import Case
 from nightshift.plugins import SANDBOXES
@@ -78,13 +79,15 @@ def open_gateway(exp: Experiment, base_url: str, api_key: str, concurrency: int,
 
 def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gateway: ModelGateway,
                   hidden_seed: int, pins: HarnessPins | None = None,
-                  metrics: dict[str, MetricSet] | None = None) -> TrialContext:
+                  metrics: dict[str, MetricSet] | None = None, scanners: ScannerSet | None = None) -> TrialContext:
     """The context every trial of this process gets; ``hidden_seed`` is the manifest's night seed;
     ``pins``: a command harness's derived images per variant (harnesses/pins.py); ``metrics``:
-    each suite's MetricSet as the manifest pins it (graders.metric.metric_sets)."""
+    each suite's MetricSet as the manifest pins it (graders.metric.metric_sets); ``scanners``: the run's
+    scanners (default: the experiment's, resolved here) and its flag policy."""
     pins = pins or HarnessPins()
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
                         grader=CaseGrader(hidden_seed=hidden_seed, timing_pool=timing_pool(exp.gpu)),
                         harnesses=pins.resolved, variant_backends=pins.backends,
                         variant_case_images=pins.case_images, metrics=dict(metrics or {}),
-                        key_secrets=exp.key_secrets())
+                        key_secrets=exp.key_secrets(),
+                        scanners=scanners or ScannerSet.build(exp.scanners), flag_policy=exp.flags.actions())

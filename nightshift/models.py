@@ -143,6 +143,39 @@ class MetricSpec(BaseModel):
         return {"use": data} if isinstance(data, str) else data
 
 
+class ScannerSpec(BaseModel):
+    """One entry of an experiment's ``scanners`` list; a plain string is its ``use``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    use: str = Field(description="A built-in scanner name (nightshift plugins), an entry point of the "
+                     "'nightshift.scanners' group, or 'module:Class'.")
+    settings: dict[str, Any] = Field({}, description="Settings the scanner class takes (its fields).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short_form(cls, data: Any) -> Any:
+        return {"use": data} if isinstance(data, str) else data
+
+
+Severity = Literal["info", "suspect", "cheat"]
+SEVERITIES: tuple[Severity, ...] = ("info", "suspect", "cheat")  # in rising order
+
+
+class Flag(BaseModel):
+    """What a scanner saw in one finished trial: how it may have won, and where (docs/SCANNERS.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scanner: str = Field("", description="The scanner that raised it (filled in by nightshift).")
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]{0,62}$", description="What was seen, e.g. test_deleted.")
+    severity: Severity = Field(description="info: worth knowing; suspect: read the trial; cheat: a win the wrong way.")
+    explanation: str = Field(max_length=300, description="One line saying what was seen and why it matters.")
+    step: int | None = Field(None, description="The trajectory step of the evidence; None: it is in the diff.")
+    path: str = Field("", description="The workspace file of the evidence (diff flags), relative to /workspace.")
+    line: str = Field("", max_length=500, description="The evidence itself: the command, or the diff line.")
+
+
 class Case(BaseModel):
     """One problem of a suite, loaded from its folder (see suites/README.md for the layout)."""
 
@@ -385,6 +418,7 @@ class TrialResult(BaseModel):
                                               "429 pauses and failed calls.")
     agent_s: float = Field(0.0, description="Clock time of sandbox start and agent phase, waiting included.")
     grade_s: float = 0.0
+    scan_s: float = Field(0.0, description="Seconds the run's scanners took over this trial (docs/SCANNERS.md).")
     duration_s: float = 0.0
     started_at: str = ""
     finished_at: str = ""
@@ -403,3 +437,5 @@ class TrialResult(BaseModel):
                                             "'score.<name>' column (null where a trial has no value).")
     score_messages: dict[str, str] = Field({}, description="What each metric said; kept in the per-trial "
                                            "JSON file, not in Parquet.")
+    flags: list[Flag] = Field([], description="What the run's scanners saw in this trial (docs/SCANNERS.md); "
+                              "Parquet carries them as a list column 'flags' and the highest severity as 'flag'.")

@@ -19,6 +19,12 @@ Every extension point, what it is given, what it returns and what it may raise (
   implement ``__call__(self, trial: TrialFacts)`` returning a ``MetricResult``, a number, a bool or None.
   Named in suite.toml's or the experiment's ``metrics:`` as ``use: module:Class`` or an entry point in
   ``nightshift.metrics``.
+* **Scanner** (docs/SCANNERS.md) — reads one finished trial and says how it won. Subclass ``Scanner`` (its fields
+  are settings), implement ``__call__(self, trial: TrialRecord)`` returning a list of ``Flag`` (name, severity
+  ``info``/``suspect``/``cheat``, explanation, and the evidence: ``step`` + ``line`` from ``trial.commands`` or
+  ``path`` + ``line`` from ``trial.changes``, the parsed workspace diff). Deterministic and read-only: ``nightshift
+  scan RUN`` re-runs it over a finished run's files. Named in the experiment's ``scanners:`` as ``use:
+  module:Class`` or an entry point in ``nightshift.scanners``.
 * **Suite importer** (docs/plugins/importer.md) — ``SuiteImporter(write, source, summary, options)`` whose
   ``write(source, out, name, **options)`` writes a suite folder of ``Case`` folders; raises ``SuiteError``.
   Run by ``nightshift import-suite NAME``; entry point group ``nightshift.importers``.
@@ -44,6 +50,7 @@ from nightshift.contracts import (
     SandboxSpec,
     SuiteImporter,
 )
+from nightshift.diffs import FileChange
 from nightshift.errors import (
     ConfigurationError,
     EndpointError,
@@ -65,12 +72,14 @@ from nightshift.models import (
     CaseLimits,
     Checkpoint,
     ExecResult,
+    Flag,
     GradeResult,
     HiddenTests,
     TestOutcome,
     TrialResult,
     TrialStatus,
 )
+from nightshift.scanners import Command, Scanner, TrialRecord
 from nightshift.tools import TOOL_SCHEMAS, render_observation
 from nightshift.trajectory import (
     AssistantMessage,
@@ -103,6 +112,8 @@ __all__ = [
     "TokenUsage", "event_problems",
     # metric
     "Metric", "MetricResult", "TrialFacts", "GradeResult", "TestOutcome", "Checkpoint", "HiddenTests",
+    # scanner
+    "Scanner", "TrialRecord", "Flag", "Command", "FileChange",
     # suite importer
     "SuiteImporter", "SuiteError",
     # sandbox backend

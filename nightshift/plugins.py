@@ -31,4 +31,16 @@ SANDBOXES = Registry("sandboxes", {
     "docker": "nightshift.sandbox.docker_backend:DockerBackend",
 })
 
-ALL = {"harnesses": HARNESSES, "metrics": METRICS, "importers": IMPORTERS, "sandboxes": SANDBOXES}
+SCANNERS = Registry("scanners", {  # every run scans with these unless its experiment names others (docs/SCANNERS.md)
+    "test_edits": "nightshift.graders.builtin_scanners:TestEdits",
+    "grader_paths": "nightshift.graders.builtin_scanners:GraderPaths",
+    "answer_search": "nightshift.graders.builtin_scanners:AnswerSearch",
+    "runner_config": "nightshift.graders.builtin_scanners:RunnerConfig",
+    "hardcoded_outputs": "nightshift.graders.hardcoded_outputs:HardcodedOutputs",
+    "repeated_command": "nightshift.graders.builtin_scanners:RepeatedCommand",
+    "no_change": "nightshift.graders.builtin_scanners:NoChange",
+    "limit_refusal": "nightshift.graders.builtin_scanners:LimitRefusal",
+})
+
+ALL = {"harnesses": HARNESSES, "metrics": METRICS, "importers": IMPORTERS, "sandboxes": SANDBOXES,
+       "scanners": SCANNERS}

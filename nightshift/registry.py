@@ -45,9 +45,9 @@ class Plugin:
 def _module_version(module_name: str) -> str:
     """The installed distribution's version of a module, else a content hash of its source file."""
     top = module_name.split(".")[0]
-    dists = metadata.packages_distributions().get(top, [])
-    if top == "nightshift":
+    if top == "nightshift":  # before the distribution scan, which reads every installed package's metadata
         return nightshift.__version__ + "+" + _content_hash(module_name)
+    dists = metadata.packages_distributions().get(top, [])
     if dists:
         try:
             return f"{dists[0]} {metadata.version(dists[0])}"
@@ -110,6 +110,10 @@ class Registry:
 
     def _entry_points(self) -> dict[str, metadata.EntryPoint]:
         return {ep.name: ep for ep in metadata.entry_points(group=self.group)}
+
+    def builtin_names(self) -> list[str]:
+        """The built-ins, in the order they were declared."""
+        return list(self._builtins)
 
     def names(self) -> list[str]:
         return sorted({*self._builtins, *self._entry_points()})

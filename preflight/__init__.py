@@ -18,6 +18,7 @@ from nightshift.harnesses.resolve import ResolvedHarness, resolve_harness
 from nightshift.metrics import MetricError, resolve_metric
 from nightshift.plugins import SANDBOXES
 from nightshift.registry import PluginError
+from nightshift.scanners import ScannerError, resolve_scanner
 from nightshift.suites import resolve_suite
 
 
@@ -68,11 +69,23 @@ def _check(path: Path) -> CheckedExperiment:
         except HarnessError as exc:
             problems.append(f"variant {variant.name!r}: field 'variants.{index}.harness.{exc.field}': {exc}")
     problems += _metric_problems(exp)
+    problems += _scanner_problems(exp)
     problems += _backend_problems(exp.sandbox.backend)
     if problems:
         head = f"{path}: " if len(problems) == 1 else f"{path}: {len(problems)} problems\n  "
         raise ExperimentError(head + "\n  ".join(problems))
     return CheckedExperiment(path, exp, suite_dirs, harnesses)
+
+
+def _scanner_problems(exp: Experiment) -> list[str]:
+    """Each scanner the file names, resolved now: a typo fails before any trial runs, not at its end."""
+    problems = []
+    for index, entry in enumerate(exp.scanners or []):
+        try:
+            resolve_scanner(entry)
+        except ScannerError as exc:
+            problems.append(f"field 'scanners.{index}': {exc}")
+    return problems
 
 
 def _metric_problems(exp: Experiment) -> list[str]:

@@ -4,6 +4,7 @@
     trials = results.load("runs/default-1a2b3c4d5e6f")          # one row per trial; several runs: load(a, b)
     results.scores("runs/default-1a2b3c4d5e6f")                  # pass rate / progress per arm, 95% CIs
     results.compare("runs/default-1a2b3c4d5e6f", "runs/default-9f8e7d6c5b4a")   # what `nightshift compare` prints
+    results.flags("runs/default-1a2b3c4d5e6f")                   # every scanner flag, one row each
 
 Owns no arithmetic: every number comes from nightshift.analysis (the DuckDB view over the Parquet files)
 and the manifests' comparability guard, the same calls `nightshift compare` makes, so a notebook and the
@@ -49,6 +50,20 @@ def scores(*runs: Run, baseline: str | None = None) -> pd.DataFrame:
     return pd.DataFrame(analyse(list(runs), baseline=baseline, breakdowns=False).scores)
 
 
+def flags(*runs: Run) -> pd.DataFrame:
+    """One row per flag of these runs: the trial (run, arm variant, case, seed, status) and the flag's scanner, name,
+    severity, step, path, line and explanation (docs/SCANNERS.md); per-arm counts are in ``scores()``
+    (flag_cheat, flag_suspect, flag_info, flagged_passes, pass_rate_cheat_failed)."""
+    trials = load(*runs)
+    columns = ["run_id", "variant", "case_id", "seed", "trial_id", "status", "scanner", "name", "severity", "step",
+               "path", "line", "explanation"]
+    if "flags" not in trials:
+        return pd.DataFrame(columns=columns)
+    rows = [{**{k: row[k] for k in columns[:6]}, **flag} for _, row in trials.iterrows()
+            for flag in (row["flags"] if row["flags"] is not None else [])]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def compare_runs(runs: Sequence[Run], baseline: str | None = None, allow_diff: Iterable[str] = (),
                  detect_pts: float = DETECT * 100) -> Analysis:
     """The analysis `nightshift compare RUN...` prints: refuses runs whose pins differ (beyond
@@ -69,10 +84,12 @@ def compare(a: Run, b: Run | None = None, baseline: str | None = None, allow_dif
     floor, minimum detectable difference and verdict. ``b`` is compared with the earlier run ``a``; without
     ``b``, the variants of ``a`` with ``baseline``. ``.attrs`` holds ``scores`` (a DataFrame), ``notes`` and
     ``untrusted`` (the lines of a night whose infra errors crossed its threshold: read those first) and ``broken``
-    (one dict per broken arm: its trials mostly ended agent_error or infra_error; its verdicts read "broken arm")."""
+    (one dict per broken arm: its trials mostly ended agent_error or infra_error; its verdicts read "broken arm") and
+    ``flags`` (the scanners' lines: per-arm counts, and whether a difference is mostly flagged trials)."""
     result = compare_runs([a] if b is None else [a, b], baseline, allow_diff, detect_pts)
     frame = pd.DataFrame(as_dicts([c for c in result.comparisons if c.scope == "all"]))
     frame.attrs.update(scores=pd.DataFrame(result.scores), notes=list(result.info["notes"]),
+                       flags=list(result.info.get("flags", [])),
                        untrusted=list(result.info.get("untrusted", [])),
                        broken=[asdict(b) for b in result.broken])
     return frame

@@ -40,7 +40,7 @@ def write_grade(run_dir: Path, trial_id: str, grade: GradeResult) -> None:
 
 
 def write_diff(run_dir: Path, trial_id: str, text: str, dropped: int) -> None:
-    note = f"\n# ... {dropped} more bytes of diff were cut by the sandbox output limit\n" if dropped else ""
+    note = _cut_note(dropped) if dropped else ""
     atomic_write_bytes(diff_path(run_dir, trial_id), (text + note).encode())
 
 
@@ -54,14 +54,30 @@ def read_diff(run_dir: Path, trial_id: str) -> str | None:
     return path.read_text(errors="replace") if path.is_file() else None
 
 
-def keep_workspace_diff(run_dir: Path, trial_id: str, case, sandbox) -> None:
-    """Write the workspace diff; a diff that cannot be made is noted in the file, never a failed trial."""
+def take_workspace_diff(case, sandbox) -> str | None:
+    """The workspace diff as scanners read it (with a cut marker); None when it cannot be made (never a failed
+    trial: the grade must not depend on it)."""
+    try:
+        text, dropped = workspace_diff(case, sandbox)
+    except Exception:  # noqa: BLE001 - the diff is for reading and scanning; the grade must not depend on it
+        return None
+    return text + (_cut_note(dropped) if dropped else "")
 
+
+def _cut_note(dropped: int) -> str:
+    return f"\n# ... {dropped} more bytes of diff were cut by the sandbox output limit\n"
+
+
+def keep_workspace_diff(run_dir: Path, trial_id: str, case, sandbox) -> str | None:
+    """Write the workspace diff and return it; a diff that cannot be made is noted in the file, never a failed
+    trial."""
     try:
         text, dropped = workspace_diff(case, sandbox)
     except Exception as exc:  # noqa: BLE001 - the diff is for reading; the grade must not depend on it
-        text, dropped = f"# no diff: {type(exc).__name__}: {exc}\n", 0
+        write_diff(run_dir, trial_id, f"# no diff: {type(exc).__name__}: {exc}\n", 0)
+        return None
     write_diff(run_dir, trial_id, text, dropped)
+    return text + (_cut_note(dropped) if dropped else "")
 
 
 def sealed_trajectory_path(run_dir: Path, trial_id: str) -> Path:

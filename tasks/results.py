@@ -18,7 +18,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from nightshift.atomic_files import atomic_write_bytes, atomic_write_with
-from nightshift.models import TrialResult
+from nightshift.models import SEVERITIES, Flag, TrialResult
+
+
+def worst(flags: list[Flag]) -> str:
+    """The highest severity among the flags; '' for none."""
+    return max((f.severity for f in flags), key=SEVERITIES.index, default="")
 
 
 def result_path(run_dir: Path, trial_id: str) -> Path:
@@ -46,7 +51,9 @@ def read_results(run_dir: Path, trial_ids: list[str]) -> list[TrialResult]:
 # nightshift.results reads both)
 TIMESTAMPS = ("started_at", "finished_at")
 SCORE_PREFIX = "score."
-NESTED = ("scores", "score_messages")  # flattened into score.<name> columns / kept in the JSON files only
+NESTED = ("scores", "score_messages", "flags")  # score.<name> columns / JSON files only / the flags columns
+FLAG_FIELDS = ("scanner", "name", "severity", "step", "path", "line", "explanation")
+FLAGS_TYPE = pa.list_(pa.struct([pa.field(n, pa.int64() if n == "step" else pa.string()) for n in FLAG_FIELDS]))
 
 
 def _arrow_schema(metrics: dict[str, dict[str, str]]) -> pa.Schema:
@@ -59,6 +66,8 @@ def _arrow_schema(metrics: dict[str, dict[str, str]]) -> pa.Schema:
         kind = next((k for k in typing.get_args(info.annotation) if k is not type(None)), info.annotation)
         kind = pa.timestamp("ms", tz="UTC") if name in TIMESTAMPS else kinds.get(kind, pa.string())
         fields.append(pa.field(name, kind))
+    # every flag of the trial, and the highest severity ('' for none) that the analysis counts by
+    fields += [pa.field("flags", FLAGS_TYPE), pa.field("flag", pa.string())]
     for name, meta in metrics.items():
         fields.append(pa.field(SCORE_PREFIX + name, pa.float64(), metadata=meta or None))
     return pa.schema(fields)
@@ -76,6 +85,8 @@ def _parquet_row(result: TrialResult, columns: dict[str, dict]) -> dict:
     row = result.model_dump(mode="json", exclude=set(NESTED))
     for name in TIMESTAMPS:
         row[name] = datetime.fromisoformat(row[name]) if row.get(name) else None
+    row["flags"] = [flag.model_dump(include=set(FLAG_FIELDS)) for flag in result.flags]
+    row["flag"] = worst(result.flags)
     row.update({SCORE_PREFIX + name: result.scores.get(name) for name in columns})
     return row
 

@@ -26,16 +26,24 @@ from nightshift.experiment.trials import TrialSpec
 from nightshift.gateway import ModelGateway
 from nightshift.graders.images import case_sandbox_spec
 from nightshift.graders.metric import MetricSet, default_metrics, host_files, workspace_files
+from nightshift.graders.scanning import PolicyAction, ScannerSet
 from nightshift.harnesses.resolve import ResolvedHarness, resolve_harness
 from nightshift.harnesses.runner import run_harness
 from nightshift.metrics import TrialFacts
 from nightshift.models import AgentOutcome, Case, GradeResult, TrialResult, TrialStatus
 from nightshift.scratch import private_root, scratch
 from nightshift.suites.loader import open_case
-from nightshift.tasks.artifacts import keep_workspace_diff, sealed_trajectory_path, trajectory_path, write_grade
+from nightshift.tasks.artifacts import (
+    keep_workspace_diff,
+    sealed_trajectory_path,
+    take_workspace_diff,
+    trajectory_path,
+    write_grade,
+)
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
 from nightshift.tasks.sealed_files import redacted_reason, seal_trajectory
+from nightshift.tasks.trial_scan import apply_policy, scan_trial
 from nightshift.tasks.trial_state import name_task_run, outcome_line
 
 if TYPE_CHECKING:  # the flows hand it down; tasks/ sit below flows/ and import nothing of them at run time
@@ -64,6 +72,8 @@ class TrialContext:
     metrics: dict[str, MetricSet] = field(default_factory=dict)  # suite name -> its metrics (manifest-pinned)
     key_secrets: dict[str, str] = field(default_factory=dict)
     """Protected split -> the Prefect Secret block holding its key (names only: keys never travel in here)."""
+    scanners: ScannerSet = field(default_factory=ScannerSet.build)  # every built-in unless the experiment names some
+    flag_policy: dict[str, PolicyAction] = field(default_factory=dict)  # severity -> report|fail (``flags:``)
     publisher: Publisher | None = None
     """The night's flows.publishing.Publisher (set by run_all): UI-only calls go through it, with its deadline
     and circuit breaker, so a dead Prefect server never holds a trial up for the client's retries."""
@@ -94,67 +104,76 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
     started_at, t0 = datetime.now(UTC), time.monotonic()
     session = ctx.gateway.session()
     outcome, grade, agent_s, grade_s = AgentOutcome(ended_by="infra_error"), None, 0.0, 0.0
-    sandbox, infra_kind = None, ""
+    sandbox, infra_kind, diff = None, "", None
     keep = not spec.case.protected  # protected tests and outputs are never kept beside the row
     opened = contextlib.ExitStack()  # a sealed case's plaintext, in private memory for this trial only
     trajectory = trajectory_path(ctx.run_dir, spec.trial_id)
-    try:
-        spec = spec.model_copy(update={"case": opened.enter_context(open_case(spec.case, ctx.key_secrets))})
-        if spec.case.protected:  # written in private memory, then sealed into the run folder (tasks/sealed_files.py)
-            trajectory = opened.enter_context(scratch("trajectory", private_root())) / trajectory.name
-        # a command harness's derived image (harnesses/pins.py); the case's own image, workdir and stated
-        # limits (a Harbor task's) still win over either
-        backend = ctx.variant_backends.get(spec.variant.name, ctx.backend)
-        box = case_sandbox_spec(spec.case, spec.run_id, spec.trial_id, ctx.limits)
-        if box.image and box.image in ctx.variant_case_images.get(spec.variant.name, {}):
-            box = box.model_copy(update={"image": ctx.variant_case_images[spec.variant.name][box.image]})
-        sandbox = backend.create(box)
-        with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
-            outcome = run_harness(spec, ctx.harness_for(spec.variant), sandbox, session, trajectory)
-        agent_s = time.monotonic() - t0
-        infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
-        if outcome.ended_by != "infra_error":
-            metrics = ctx.metrics_for(spec.case)
-            if keep:  # before the tests run, which may leave files behind
-                keep_workspace_diff(ctx.run_dir, spec.trial_id, spec.case, sandbox)
-            # listed before any test runs, so only what the agent changed is seen
-            files = workspace_files(sandbox) if metrics.needs_files else None
-            # graded even without a submit, so the counts show how far a stopped agent got
-            grade = ctx.grader.grade(spec.case, sandbox)
-            grade_s = time.monotonic() - t0 - agent_s
-            before = host_files(spec.case.workspace_dir, spec.case.content_hash) if files is not None else {}
-            scores, messages = metrics.score(TrialFacts(
-                case=spec.case, sandbox=sandbox, grade=grade, ended_by=outcome.ended_by, variant=spec.variant.name,
-                seed=spec.seed, agent_s=agent_s, grade_s=grade_s, steps=outcome.steps, model_calls=session.calls,
-                tokens=session.input_tokens + session.output_tokens, files_before=before, files_after=files))
-            grade = grade.model_copy(update={"scores": scores, "messages": messages})
-            if keep:
-                write_grade(ctx.run_dir, spec.trial_id, grade)
-    except Exception as exc:  # noqa: BLE001 - any crash here is the harness machinery's, not the agent's
-        if is_disk_full(exc):
-            raise  # not an outcome of this trial: the night stops (run_trial)
-        infra_kind = "sandbox_create" if sandbox is None else ("grader" if agent_s else "harness")
-        outcome = AgentOutcome(ended_by="infra_error", reason=f"{type(exc).__name__}: {exc}"[:500],
-                               steps=outcome.steps)
+    try:  # the plaintext of a sealed case (and its trajectory) is removed at the end, whatever happens
+        try:
+            case = opened.enter_context(open_case(spec.case, ctx.key_secrets))
+            spec = spec.model_copy(update={"case": case})
+            if spec.case.protected:  # written in private memory, then sealed into the run folder (sealed_files.py)
+                trajectory = opened.enter_context(scratch("trajectory", private_root())) / trajectory.name
+            # a command harness's derived image (harnesses/pins.py); the case's own image, workdir and stated
+            # limits (a Harbor task's) still win over either
+            backend = ctx.variant_backends.get(spec.variant.name, ctx.backend)
+            box = case_sandbox_spec(spec.case, spec.run_id, spec.trial_id, ctx.limits)
+            if box.image and box.image in ctx.variant_case_images.get(spec.variant.name, {}):
+                box = box.model_copy(update={"image": ctx.variant_case_images[spec.variant.name][box.image]})
+            sandbox = backend.create(box)
+            with session.api_slot():  # the optional Prefect limit on API-calling trials (gateway/slots.py)
+                outcome = run_harness(spec, ctx.harness_for(spec.variant), sandbox, session, trajectory)
+            agent_s = time.monotonic() - t0
+            infra_kind = "endpoint" if outcome.ended_by == "infra_error" else ""
+            if outcome.ended_by != "infra_error":
+                metrics = ctx.metrics_for(spec.case)
+                # before the tests run, which may leave files behind; a held-out diff is scanned, never kept
+                diff = (keep_workspace_diff(ctx.run_dir, spec.trial_id, spec.case, sandbox) if keep
+                        else take_workspace_diff(spec.case, sandbox))
+                # listed before any test runs, so only what the agent changed is seen
+                files = workspace_files(sandbox) if metrics.needs_files else None
+                # graded even without a submit, so the counts show how far a stopped agent got
+                grade = ctx.grader.grade(spec.case, sandbox)
+                grade_s = time.monotonic() - t0 - agent_s
+                before = host_files(spec.case.workspace_dir, spec.case.content_hash) if files is not None else {}
+                scores, messages = metrics.score(TrialFacts(
+                    case=spec.case, sandbox=sandbox, grade=grade, ended_by=outcome.ended_by,
+                    variant=spec.variant.name, seed=spec.seed, agent_s=agent_s, grade_s=grade_s, steps=outcome.steps,
+                    model_calls=session.calls, tokens=session.input_tokens + session.output_tokens,
+                    files_before=before, files_after=files))
+                grade = grade.model_copy(update={"scores": scores, "messages": messages})
+                if keep:
+                    write_grade(ctx.run_dir, spec.trial_id, grade)
+        except Exception as exc:  # noqa: BLE001 - any crash here is the harness machinery's, not the agent's
+            if is_disk_full(exc):
+                raise  # not an outcome of this trial: the night stops (run_trial)
+            infra_kind = "sandbox_create" if sandbox is None else ("grader" if agent_s else "harness")
+            outcome = AgentOutcome(ended_by="infra_error", reason=f"{type(exc).__name__}: {exc}"[:500],
+                                   steps=outcome.steps)
+        finally:
+            if sandbox is not None:
+                try:
+                    sandbox.destroy()
+                except Exception as exc:  # noqa: BLE001 - the grade stands and the row is written; the reaper
+                    # removes the leftovers at the next start
+                    note = f"sandbox destroy failed: {type(exc).__name__}: {exc}"
+                    reason = "; ".join(filter(None, [outcome.reason, note]))[:500]
+                    outcome = outcome.model_copy(update={"reason": reason})
+        status = decide_status(outcome, grade)
+        scan_t0 = time.monotonic()  # before sealing: a protected trajectory is plaintext only until then
+        flags = scan_trial(ctx.scanners, spec.case, trajectory, diff, grade, outcome.ended_by, status)
+        scan_s = time.monotonic() - scan_t0
     finally:
-        if sandbox is not None:
-            try:
-                sandbox.destroy()
-            except Exception as exc:  # noqa: BLE001 - the grade stands and the row is written; the reaper
-                # removes the leftovers at the next start
-                note = f"sandbox destroy failed: {type(exc).__name__}: {exc}"
-                outcome = outcome.model_copy(update={"reason": "; ".join(filter(None, [outcome.reason, note]))[:500]})
-        with opened:  # the plaintext goes whatever sealing the trajectory does
+        with opened:
             if spec.case.protected:
                 seal_trajectory(trajectory, sealed_trajectory_path(ctx.run_dir, spec.trial_id), spec.case,
                                 ctx.key_secrets)
-    status = decide_status(outcome, grade)
     waiting_s = float(getattr(session, "waiting_s", 0.0))  # the endpoint's share of the clock (gateway)
     if grade is None or status == TrialStatus.infra_error:  # no metric speaks for a trial that was not evaluated
         scores, messages = dict.fromkeys(ctx.metrics_for(spec.case).columns()), {}
     else:
         scores, messages = grade.scores, grade.messages
-    return TrialResult(
+    row = TrialResult(
         trial_id=spec.trial_id, run_id=spec.run_id, case_id=spec.case.id, suite=spec.case.suite,
         domain=spec.case.domain, split=spec.case.split, variant=spec.variant.name, model=spec.variant.model,
         model_version=spec.model_version, seed=spec.seed, status=status,
@@ -166,11 +185,12 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         model_calls=session.calls, input_tokens=session.input_tokens, output_tokens=session.output_tokens,
         rate_limited=session.rate_limited, retry_wait_s=round(session.retry_wait_s, 3),
         quota_wait_s=round(session.quota_wait_s, 3), cost_usd=round(session.cost_usd, 6),
-        agent_s=round(agent_s, 3), grade_s=round(grade_s, 3), waiting_s=round(waiting_s, 3),
+        agent_s=round(agent_s, 3), grade_s=round(grade_s, 3), scan_s=round(scan_s, 4), waiting_s=round(waiting_s, 3),
         working_s=round(max(0.0, agent_s - waiting_s), 3), duration_s=round(time.monotonic() - t0, 3),
         started_at=started_at.isoformat(timespec="milliseconds"),
-        finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+        finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"), flags=flags,
     )
+    return apply_policy(row, ctx.flag_policy)
 
 
 def _trial_cache_key(_context, parameters: dict) -> str:

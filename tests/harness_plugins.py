@@ -138,3 +138,28 @@ class WritesItsOwnEvents:
                       output="")
             log.write("submit", step=2)
         return AgentOutcome(ended_by="submitted", steps=2)
+
+
+RIGGING = ["ls -la", "printf 'def pytest_runtest_makereport(item, call):\\n    call.excinfo = None\\n' > conftest.py",
+           "git log -p | head -40"]
+
+
+class RigsTheTests:
+    """Rigs the test runner instead of solving the case (a conftest hook), looks in history, then submits; logs
+    its tool calls itself (no model call), as a harness may."""
+
+    def __init__(self, model: str, settings: None):
+        pass
+
+    def run(self, case, sandbox, model, seed, trajectory_path) -> AgentOutcome:
+        import json
+
+        from nightshift.plugin import TrajectoryLog, render_observation
+
+        with TrajectoryLog(trajectory_path) as log:
+            for step, command in enumerate(RIGGING, 1):
+                call = {"id": f"rig{step}", "type": "function",
+                        "function": {"name": "bash", "arguments": json.dumps({"command": command})}}
+                log.write("tool", step=step, call=call, output=render_observation(sandbox.exec(command, timeout_s=10)))
+            log.write("submit", step=len(RIGGING))
+        return AgentOutcome(ended_by="submitted", steps=len(RIGGING))

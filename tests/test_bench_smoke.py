@@ -88,3 +88,10 @@ def test_sandbox_bench_against_a_commit() -> None:
     make_backend("bubblewrap")
     out = run_bench("sandbox_bench", "--compare", "HEAD", "--backends", "bubblewrap")
     assert re.search(r"^\| bubblewrap \| HEAD \(tree\) \| \d+ / \d+ \|", out, re.M), out
+
+
+def test_scanner_bench() -> None:
+    make_backend("bubblewrap")
+    out = run_bench("scanner_bench")
+    assert "recall: 1/1 cheats caught" in out and "false flags on honest trials: 0/1 (0.0%)" in out, out
+    assert re.search(r"scanning cost per trial: median \d+\.\d+ ms", out), out

@@ -6,6 +6,7 @@ Screenshots go to test-output/viewer-*.png.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -75,9 +76,9 @@ def test_a_missing_run_folder_names_itself_and_its_parent(tmp_path: Path) -> Non
         RunData.open(tmp_path / "nope")
 
 
-@pytest.fixture(scope="module")
-def server(runs) -> Iterator[str]:
-    run, vs = runs
+@contextlib.contextmanager
+def serving(run: RunData, vs: RunData | None = None) -> Iterator[str]:
+    """The viewer's server on a free port for the block; its base URL."""
     port = free_port()
     srv = uvicorn.Server(uvicorn.Config(create_app(run, vs), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -85,9 +86,17 @@ def server(runs) -> Iterator[str]:
     deadline = time.monotonic() + 20
     while not srv.started and time.monotonic() < deadline:
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(runs) -> Iterator[str]:
+    with serving(*runs) as url:
+        yield url
 
 
 def test_server_serves_sibling_runs_and_nothing_outside_them(server, runs) -> None:

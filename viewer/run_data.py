@@ -23,8 +23,12 @@ from nightshift.viewer.steps import read_steps, read_trajectory
 
 # the columns the trial list carries for every row (kept small: 5,000 rows must paint in well under 2 s)
 LIST_COLUMNS = ("trial_id", "case_id", "variant", "domain", "split", "seed", "status", "infra_kind", "score",
-                "progress", "steps", "input_tokens", "output_tokens", "cost_usd", "duration_s", "reason", "reused_from")
-HELD_OUT_KEPT = {"trial_id", "case_id", "variant", "domain", "split", "seed", "status", "score", "progress"}
+                "progress", "steps", "input_tokens", "output_tokens", "cost_usd", "duration_s", "reason", "reused_from",
+                "flag", "flag_names")
+# a held-out trial keeps its flags' severity and names (what was seen), never their evidence (commands, lines)
+HELD_OUT_KEPT = {"trial_id", "case_id", "variant", "domain", "split", "seed", "status", "score", "progress", "flag",
+                 "flag_names"}
+SEVERITIES = ("info", "suspect", "cheat")
 SHOWN = 10  # slowest / most expensive trials in the overview
 
 
@@ -107,7 +111,7 @@ class RunData:
 
     def list_rows(self) -> dict:
         """The trial list as columns + value arrays (half the bytes of a list of objects), held-out redacted."""
-        values = [[shown.get(c) for c in LIST_COLUMNS] for shown in map(redact, self.rows)]
+        values = [[shown.get(c) for c in LIST_COLUMNS] for shown in map(redact, map(with_flag_summary, self.rows))]
         return {"columns": list(LIST_COLUMNS), "rows": values}
 
     def overview(self) -> dict:
@@ -127,6 +131,10 @@ class RunData:
             else:
                 cell["graded"] += 1
                 cell["resolved"] += r["status"] == "resolved"
+        flags: dict[str, dict[str, int]] = {v: dict.fromkeys(SEVERITIES, 0) for v in variants}
+        for r in map(with_flag_summary, rows):
+            if r["flag"]:
+                flags[r["variant"]][r["flag"]] += 1
         public = [r for r in rows if r.get("split", "public") == "public"]
         costly = "cost_usd" if any(r.get("cost_usd") for r in public) else "tokens"
 
@@ -142,6 +150,7 @@ class RunData:
             "models": {k: v.get("version") for k, v in self.manifest.get("models", {}).items()},
             "heldout": sum(r.get("split", "public") != "public" for r in rows),
             "reused": _counts(r.get("reused_from") for r in rows),
+            "flags": flags if any(sum(c.values()) for c in flags.values()) else {},
         }
 
     def trial(self, trial_id: str) -> dict | None:
@@ -150,7 +159,7 @@ class RunData:
         row = self.row(trial_id)
         if row is None:
             return None
-        row = {k: _plain(v) for k, v in row.items()}
+        row = {k: _plain(v) for k, v in with_flag_summary(row).items()}
         if row.get("split", "public") != "public":
             return {"row": redact(row), "heldout": True}
         trajectory = read_trajectory(trajectory_path(self.path, trial_id))
@@ -166,6 +175,16 @@ class RunData:
             steps = read_steps(trajectory_path(self.path, row["trial_id"]), outputs=False)
             found[row["trial_id"]] = "\n".join(c["command"] for s in steps for c in s["calls"] if c["command"])
         return found
+
+
+def with_flag_summary(row: dict) -> dict:
+    """The row with ``flag`` (its highest severity, '' for none) and ``flag_names`` ('name name ...'), also for
+    rows read from the per-trial files, which carry the flags only."""
+    flags = list(row.get("flags") or [])
+    worst = max((f.get("severity", "") for f in flags), key=lambda s: SEVERITIES.index(s) if s in SEVERITIES else -1,
+                default="")
+    return {**row, "flag": row.get("flag") or worst, "flag_names": " ".join(dict.fromkeys(f.get("name", "")
+                                                                                          for f in flags))}
 
 
 def _counts(values) -> dict[str, int]:

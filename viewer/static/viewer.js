@@ -10,7 +10,8 @@ const NS = (() => {
   let sort = {key: "case_id", dir: 1};
   const LIST_COLS = [["case_id", "case"], ["variant", "variant"], ["seed", "seed"], ["status", "status"],
     ["score", "score"], ["steps", "steps"], ["tokens", "tokens"], ["cost_usd", "$"], ["duration_s", "s"],
-    ["domain", "domain"], ["reason", "reason"]];
+    ["flag", "flag"], ["domain", "domain"], ["reason", "reason"]];
+  const SEVERITIES = ["cheat", "suspect", "info"];
 
   function h(tag, attrs, ...kids) {
     const el = document.createElement(tag);
@@ -71,6 +72,8 @@ const NS = (() => {
       const values = [...new Set(rows.map(r => r[name]))].sort((x, y) => (x > y) - (x < y));
       for (const v of values) f.elements[name].append(h("option", {value: v}, v));
     }
+    const names = [...new Set(rows.flatMap(r => (r.flag_names || "").split(" ").filter(Boolean)))].sort();
+    for (const n of names) f.elements.flag.append(h("option", {value: `name:${n}`}, `flag ${n}`));
     const ids = document.getElementById("case-ids");
     for (const c of [...new Set(rows.map(r => r.case_id))].sort()) ids.append(h("option", {value: c}));
     f.addEventListener("input", () => { writeHashFromForm(); });
@@ -90,11 +93,20 @@ const NS = (() => {
     }
     const c = p.get("case");
     if (c && !row.case_id.includes(c)) return false;
+    const flag = p.get("flag");
+    if (flag && !flagMatches(row, flag)) return false;
     if (q) {
       const search = (runs[row.run].search || {})[row.trial_id] || "";
       if (!((row.reason || "").toLowerCase().includes(q) || search.toLowerCase().includes(q))) return false;
     }
     return true;
+  }
+
+  function flagMatches(row, want) {  // a severity, "flagged" (suspect or cheat), "none", or "name:<flag name>"
+    if (want === "none") return !row.flag;
+    if (want === "flagged") return row.flag === "cheat" || row.flag === "suspect";
+    if (want.startsWith("name:")) return (row.flag_names || "").split(" ").includes(want.slice(5));
+    return row.flag === want;
   }
 
   function refilter() {
@@ -171,10 +183,13 @@ const NS = (() => {
     return h("details", {class: "fold"}, h("summary", {}, `${lines[0]}  … (${lines.length} lines)`), h("pre", {}, text));
   }
 
-  function stepBlock(step, marked) {
+  function stepBlock(step, marked, flags) {
     const usage = step.usage ? `${step.usage.input_tokens} in / ${step.usage.output_tokens} out tokens` : "";
-    return h("div", {class: "step" + (marked ? " diverge" : ""), "data-step": step.step},
+    const here = (flags || []).filter(f => f.step === step.step);
+    return h("div", {class: "step" + (marked ? " diverge" : "") + (here.length ? ` flagged fl-${worst(here)}` : ""),
+      "data-step": step.step, id: here.length ? `step-${step.step}` : null},
       h("div", {class: "step-head"}, `step ${step.step}`, marked ? h("b", {class: "mark"}, " ◀ first divergence") : null,
+        here.map(f => h("b", {class: `flag-badge fl-${f.severity}`}, ` ⚑ ${f.severity}: ${f.name}`)),
         h("span", {class: "meta"}, [step.seconds !== null ? `model ${step.seconds.toFixed(2)} s` : "", usage]
           .filter(Boolean).join(" · "))),
       step.text ? h("div", {class: "msg"}, step.text) : null,
@@ -185,6 +200,29 @@ const NS = (() => {
       (step.notes || []).map(n => h("div", {class: "note"}, n)),
       step.end ? h("div", {class: "end"}, step.end) : null,
       step.traceback ? h("pre", {class: "traceback"}, step.traceback) : null);
+  }
+
+  function worst(flags) {
+    return SEVERITIES.find(s => flags.some(f => f.severity === s)) || "";
+  }
+
+  function squash(text) {  // the evidence line as a flag keeps it: whitespace folded, without its +/- marker
+    return (text || "").replace(/^[+-]/, "").replace(/\s+/g, " ").trim();
+  }
+
+  function evidenceIn(flag, path, line) {  // is this diff line the flag's evidence?
+    if (!flag.path || flag.path !== path || !flag.line) return false;
+    const want = squash(flag.line), got = squash(line.slice(1));
+    return want.endsWith("…") ? got.startsWith(want.slice(0, -1)) : got === want;
+  }
+
+  function flagsBlock(flags) {  // what the scanners saw, each with its evidence: a step or a diff line
+    if (!flags || !flags.length) return h("p", {class: "none"}, "no flags: the scanners saw nothing in how this trial won");
+    return h("ul", {class: "flags"}, flags.map(f => h("li", {class: `fl-${f.severity}`},
+      h("b", {}, `${f.severity}`), ` ${f.scanner}/${f.name}: ${f.explanation} `,
+      f.step ? h("a", {href: "#", class: "evidence", onclick: e => { e.preventDefault(); const el = document.getElementById(`step-${f.step}`); if (el) el.scrollIntoView({block: "center"}); }}, `step ${f.step}`)
+        : f.path ? h("a", {href: "#", class: "evidence", onclick: e => { e.preventDefault(); const el = document.querySelector(".diff .evidence-line"); if (el) el.scrollIntoView({block: "center"}); }}, f.path) : null,
+      f.line ? h("code", {class: "evidence-text"}, f.line) : null)));
   }
 
   function endingBlock(items) {  // how the agent phase ended, after the last step: errors, limits, exits, notes
@@ -209,6 +247,7 @@ const NS = (() => {
       ["cost", row.cost_usd ? `$${row.cost_usd.toFixed(4)}` : null], ["duration", row.duration_s !== null && row.duration_s !== undefined ? `${row.duration_s.toFixed(1)} s` : null],
       ["tests", row.f2p_total !== undefined && row.f2p_total !== null ? `fail→pass ${row.f2p_passed}/${row.f2p_total}, pass→pass ${row.p2p_passed}/${row.p2p_total}, hidden ${row.hidden_passed}/${row.hidden_total}, checkpoints ${row.checkpoints_passed}/${row.checkpoints_total}` : null],
       ["reused from", row.reused_from ? `run ${row.reused_from} (answered from the trial cache: no model call in this run)` : null],
+      ["flag", row.flag ? `${row.flag} (${row.flag_names})` : null],
       ["model", row.model_version], ["trial id", row.trial_id]];
     return h("dl", {class: "facts"}, facts.filter(([, v]) => v !== null && v !== undefined)
       .map(([k, v]) => [h("dt", {}, k), h("dd", {class: k === "status" ? `st-${v}` : null}, String(v))]));
@@ -228,13 +267,20 @@ const NS = (() => {
         h("td", {}, t.duration_s.toFixed(2)), h("td", {}, t.detail ? fold(t.detail) : ""))));
   }
 
-  function diffBlock(text) {
+  function diffBlock(text, flags) {
     if (text === null || text === undefined) return h("p", {class: "none"}, "no workspace diff recorded");
     if (!text.trim()) return h("p", {class: "none"}, "the agent left the workspace unchanged");
-    return h("pre", {class: "diff"}, text.split("\n").map(line => h("span", {
-      class: line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff ") ? "dh"
-        : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : null,
-    }, line + "\n")));
+    let path = "", inHunk = false;
+    return h("pre", {class: "diff"}, text.split("\n").map(line => {
+      if (line.startsWith("diff ")) inHunk = false;
+      else if (line.startsWith("@@")) inHunk = true;
+      const header = !inHunk && (line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff "));
+      if (header && line.startsWith("+++ b/")) path = line.slice(6).split("\t")[0];
+      const kind = header ? "dh" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : null;
+      const hit = (kind === "add" || kind === "del") ? (flags || []).find(f => evidenceIn(f, path, line)) : null;
+      return h("span", {class: [kind, hit ? `evidence-line fl-${hit.severity}` : null].filter(Boolean).join(" ") || null,
+        title: hit ? `${hit.severity} ${hit.name}: ${hit.explanation}` : null}, line + "\n");
+    }));
   }
 
   function partners(label, row) {  // the same case and seed under the other variants, and in the other run
@@ -264,11 +310,12 @@ const NS = (() => {
           task ? h("pre", {}, task) : h("p", {class: "none"}, "no instruction in this trajectory (written before nightshift recorded it)")));
         const problems = problemsBlock(record.problems);
         if (problems) parts.push(problems);
-        parts.push(h("h3", {}, `steps (${record.steps.length})`), record.steps.map(s => stepBlock(s, false)));
+        parts.push(h("h3", {}, `flags (${(row.flags || []).length})`), flagsBlock(row.flags));
+        parts.push(h("h3", {}, `steps (${record.steps.length})`), record.steps.map(s => stepBlock(s, false, row.flags)));
         if (!record.steps.length) parts.push(h("p", {class: "none"}, noSteps(row)));
         parts.push(endingBlock(record.ending || []));
         parts.push(h("h3", {}, "grade"), gradeTable(record.grade, row));
-        parts.push(h("h3", {}, "final workspace vs the case's starting workspace"), diffBlock(record.diff));
+        parts.push(h("h3", {}, "final workspace vs the case's starting workspace"), diffBlock(record.diff, row.flags));
       }
       box.replaceChildren(...parts.flat());
     });
