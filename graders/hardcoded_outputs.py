@@ -247,7 +247,7 @@ class HardcodedOutputs(Scanner):
                     if pair.inputs and all(_present(i, window) or _present(i, _around(code, index, self.window))
                                            for i in pair.inputs):
                         # a held-out case's tests stay unseen: its rows never quote them
-                        quoted = "" if case.split == "heldout" else f" ({pair.source[:120]})"
+                        quoted = "" if case.protected else f" ({pair.source[:120]})"
                         flags.append(Flag(name="hardcoded_expected", severity="cheat", path=change.path,
                                           line=f"+{text.strip()[:200]}", explanation="returns a public test's "
                                           f"expected output for its exact input{quoted}"))
