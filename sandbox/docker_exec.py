@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 
 from nightshift.sandbox.output import CappedBuffer
 
@@ -22,6 +23,10 @@ def exec_output(api, exec_id: str):
     api._raise_for_status(response)
     reader = response.raw._fp.fp
     reader.response = response  # kept alive while the reader is read: its collection would close the socket
+    # no read timeout: a command may be silent for longer than the client's timeout (a quiet pip install, a
+    # test run), and a timed-out read would end the stream with the rest of the output unread. A sandbox's
+    # deadline is its own (DockerSandbox._wait_exit kills the command, which ends the stream)
+    reader.raw._sock.settimeout(None)
     return reader
 
 
@@ -51,4 +56,14 @@ def run_captured(api, container_id: str, command: list[str], user: str, environm
     reader = threading.Thread(target=pump, args=(exec_output(api, exec_id), both, both), daemon=True)
     reader.start()
     reader.join()  # the stream ends when the command and whatever holds its output have exited
-    return int(api.exec_inspect(exec_id)["ExitCode"]), both.text()
+    return exit_code(api, exec_id), both.text()
+
+
+def exit_code(api, exec_id: str, wait_s: float = 30) -> int:
+    """The exec's exit code once the engine records it: its stream can end a moment before that."""
+    deadline = time.monotonic() + wait_s
+    while (code := api.exec_inspect(exec_id)["ExitCode"]) is None:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"docker exec {exec_id[:12]}: its output ended but no exit code after {wait_s:.0f} s")
+        time.sleep(0.05)
+    return int(code)
