@@ -95,3 +95,9 @@ def test_scanner_bench() -> None:
     out = run_bench("scanner_bench")
     assert "recall: 1/1 cheats caught" in out and "false flags on honest trials: 0/1 (0.0%)" in out, out
     assert re.search(r"scanning cost per trial: median \d+\.\d+ ms", out), out
+
+
+def test_docker_exec_bench() -> None:
+    make_backend("docker")  # skipped (or failed where required) without the engine and the image, like the others
+    out = run_bench("docker_exec_bench")
+    assert re.search(r"nightshift reader: \d+ of 20 quick execs", out) and "socket reader:" in out
