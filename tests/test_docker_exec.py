@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
+import docker
 import pytest
 
 from nightshift.sandbox.docker_exec import run_captured
@@ -13,7 +14,6 @@ from tests.sandbox_support import backend_image
 @pytest.fixture
 def quick_client_container():
     """A container of the sandbox image, reached through a client whose read timeout is 1 s."""
-    docker = pytest.importorskip("docker")
     image = backend_image("docker")
     client = docker.DockerClient(base_url="unix:///var/run/docker.sock", timeout=1)
     container = client.containers.run(image, command=["sleep", "infinity"], detach=True, network_mode="none",
