@@ -42,5 +42,11 @@ SCANNERS = Registry("scanners", {  # every run scans with these unless its exper
     "limit_refusal": "nightshift.graders.builtin_scanners:LimitRefusal",
 })
 
-ALL = {"harnesses": HARNESSES, "metrics": METRICS, "importers": IMPORTERS, "sandboxes": SANDBOXES,
+AGENTS = Registry("agents", {  # the catalogue of installed agents, `harness: {kind: installed}` (docs/HARNESSES.md)
+    "mini-swe-agent": "nightshift.harnesses.catalogue:CATALOGUE.mini-swe-agent",
+    "aider": "nightshift.harnesses.catalogue:CATALOGUE.aider",
+    "openhands": "nightshift.harnesses.catalogue:CATALOGUE.openhands",
+})
+
+ALL = {"harnesses": HARNESSES, "agents": AGENTS, "metrics": METRICS, "importers": IMPORTERS, "sandboxes": SANDBOXES,
        "scanners": SCANNERS}
