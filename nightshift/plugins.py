@@ -43,9 +43,9 @@ SCANNERS = Registry("scanners", {  # every run scans with these unless its exper
 })
 
 AGENTS = Registry("agents", {  # the catalogue of installed agents, `harness: {kind: installed}` (docs/HARNESSES.md)
-    "mini-swe-agent": "nightshift.harnesses.catalogue:CATALOGUE.mini-swe-agent",
-    "aider": "nightshift.harnesses.catalogue:CATALOGUE.aider",
-    "openhands": "nightshift.harnesses.catalogue:CATALOGUE.openhands",
+    "mini-swe-agent": "nightshift.harnesses.agent_catalogue:CATALOGUE.mini-swe-agent",
+    "aider": "nightshift.harnesses.agent_catalogue:CATALOGUE.aider",
+    "openhands": "nightshift.harnesses.agent_catalogue:CATALOGUE.openhands",
 })
 
 ALL = {"harnesses": HARNESSES, "agents": AGENTS, "metrics": METRICS, "importers": IMPORTERS, "sandboxes": SANDBOXES,

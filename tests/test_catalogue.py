@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from nightshift.experiment.config import ExperimentError, HarnessSpec
+from nightshift.harnesses.agent_catalogue import CATALOGUE
 from nightshift.harnesses.agent_logs import aider_chat_history, collect_agent_log, mini_swe_agent
-from nightshift.harnesses.catalogue import CATALOGUE, InstalledAgent
+from nightshift.harnesses.catalogue import InstalledAgent
 from nightshift.harnesses.resolve import resolve_harness
 from nightshift.models import ExecResult
 from nightshift.plugins import AGENTS
