@@ -53,8 +53,14 @@ BUILTIN_YAML = f"""
   # one message, then exit; every confirmation answered yes; no git, no lint/test loop, no shell commands
   # (with --yes-always aider refuses them anyway: they need an explicit yes), no repo map (no network for
   # tree-sitter grammars is needed either way)
+  # --model-metadata-file: aider looks a model's limits up in litellm's price list, downloading it from
+  # GitHub when its cache is empty (no network here: an error line and a 5 s wait); this file answers first
   run: >-
-    aider --model openai/{{model}} --edit-format {{edit_format}} --yes-always --no-git --no-auto-commits
+    mkdir -p /tmp/aider-home &&
+    printf '{{"openai/%s": {{"max_input_tokens": 128000, "max_output_tokens": 8192, "litellm_provider": "openai",
+    "mode": "chat", "input_cost_per_token": 0, "output_cost_per_token": 0}}}}' {{model}}
+    > /tmp/aider-home/model.metadata.json &&
+    aider --model openai/{{model}} --model-metadata-file /tmp/aider-home/model.metadata.json --edit-format {{edit_format}} --yes-always --no-git --no-auto-commits
     --no-auto-lint --no-auto-test --no-suggest-shell-commands --map-tokens 0 --no-check-update
     --no-show-release-notes --no-analytics --no-show-model-warnings --no-pretty --no-fancy-input
     --no-detect-urls --no-gitignore --chat-history-file /tmp/aider.chat.history.md
