@@ -60,7 +60,8 @@ BUILTIN_YAML = f"""
     printf '{{"openai/%s": {{"max_input_tokens": 128000, "max_output_tokens": 8192, "litellm_provider": "openai",
     "mode": "chat", "input_cost_per_token": 0, "output_cost_per_token": 0}}}}' {{model}}
     > /tmp/aider-home/model.metadata.json &&
-    aider --model openai/{{model}} --model-metadata-file /tmp/aider-home/model.metadata.json --edit-format {{edit_format}} --yes-always --no-git --no-auto-commits
+    aider --model openai/{{model}} --model-metadata-file /tmp/aider-home/model.metadata.json
+    --edit-format {{edit_format}} --yes-always --no-git --no-auto-commits
     --no-auto-lint --no-auto-test --no-suggest-shell-commands --map-tokens 0 --no-check-update
     --no-show-release-notes --no-analytics --no-show-model-warnings --no-pretty --no-fancy-input
     --no-detect-urls --no-gitignore --chat-history-file /tmp/aider.chat.history.md
