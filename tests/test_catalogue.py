@@ -4,6 +4,7 @@ and the simulator's whole-file replies for aider. Fast: nothing is installed or 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,8 @@ def test_every_builtin_entry_resolves_to_a_pinned_command_harness() -> None:
         resolved = resolve_harness(HarnessSpec(kind="installed", name=name, version=entry.versions[0]))
         assert resolved.spec.kind == "command" and resolved.agent is not None
         assert any(f"=={entry.versions[0]}" in line for line in resolved.spec.install), resolved.spec.install
-        assert "{" not in resolved.spec.run.replace("{model}", "").replace("{instruction_file}", "")
+        left = set(re.findall(r"\{([a-z_]+)\}", resolved.spec.run))  # only nightshift's own placeholders stay
+        assert left <= {"model", "instruction_file", "base_url", "workspace"}, (name, left)
         assert resolved.identity["protocol"] == entry.protocol and resolved.identity["version"] == entry.versions[0]
         assert resolved.agent.mapper is not None
 
