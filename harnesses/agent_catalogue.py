@@ -90,9 +90,12 @@ BUILTIN_YAML = f"""
   env:
     RUNTIME: local
   refused: >-
-    measured here: pip refuses openhands-ai 1.11.0 (and every openhands-ai >= 0.10 and openhands CLI >= 1.0) on
-    the sandbox image's Python 3.11 ("Requires-Python >=3.12"); Debian bookworm has no Python 3.12, and no
-    other interpreter is installable from PyPI or apt here
+    measured here (2026-12-03): on the sandbox image's Python 3.11 pip finds no version ("Requires-Python
+    >=3.12" for every openhands-ai since 0.10 and every openhands CLI since 1.0); with Debian trixie's
+    python3.13 added, openhands-ai 1.11.0 installs (pip 1,646 s, 1.4 GB) but is the web app and agent server,
+    with no headless entry point (no openhands.core.main), and the headless CLI, openhands 1.16.0, needs
+    Python 3.12.* exactly, which neither bookworm nor trixie ships; its tools (terminal, file editor, finish)
+    are also none the simulator plays
 """
 
 CATALOGUE = SimpleNamespace(**{e.name: e for e in (AgentEntry.model_validate(raw)
