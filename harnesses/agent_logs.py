@@ -6,7 +6,7 @@ command it ran for each reply and what it saw, the files it edited — as ``tool
 way it draws the reference loop's. Each mapped line carries ``source: agent_log``.
 
 The log is written by the agent, so it is read as hostile data: at most LOG_LIMIT bytes, a regular file
-only, through one bounded exec; a mapper that fails on it is a note in the trajectory, never the trial's end.
+only, through bounded execs; a mapper that fails on it is a note in the trajectory, never the trial's end.
 """
 
 from __future__ import annotations
@@ -24,26 +24,36 @@ from nightshift.trajectory import TrajectoryLog
 if TYPE_CHECKING:  # the catalogue imports this module's mappers by name; typing only here
     from nightshift.harnesses.catalogue import InstalledAgent
 
-LOG_LIMIT = 600_000  # bytes read of an agent's log (base64 of it stays under the exec output cap)
+LOG_LIMIT = 2_000_000  # bytes read of an agent's log at most
+CHUNK = 45_000  # bytes per exec: their base64 (60 kB) fits the default 64 KiB output cap
 MAX_EVENTS = 2000
 OUTPUT_CHARS = 20_000  # of one mapped output
 READ_TIMEOUT_S = 30
 
 
 def read_agent_log(sandbox: Sandbox, path: str) -> tuple[bytes | None, str]:
-    """The log's bytes (None when absent or unreadable) and what was wrong, read as the sandbox's user."""
+    """The log's bytes (None when absent or unreadable) and what was wrong, read as the sandbox's user in
+    CHUNK-sized pieces: each exec's captured output is capped (SandboxLimits.output_kb, 64 KiB by default)."""
     quoted = shlex.quote(path)
-    command = (f"if [ -f {quoted} ] && [ ! -L {quoted} ]; then timeout 20 head -c {LOG_LIMIT} -- {quoted} | "
-               f"base64 -w0; else echo 'NIGHTSHIFT_NO_LOG' >&2; exit 3; fi")
-    result = sandbox.exec(command, timeout_s=READ_TIMEOUT_S, cwd="/")
-    if result.exit_code != 0:
-        why = "not a regular file, or absent" if "NIGHTSHIFT_NO_LOG" in result.stderr else \
-            f"reading it failed (exit {result.exit_code}): {result.stderr.strip()[-300:]}"
-        return None, why
-    try:
-        return base64.b64decode(result.stdout.strip(), validate=True), ""
-    except (binascii.Error, ValueError):
-        return None, "its bytes came back garbled (over the exec's output cap?)"
+    data = b""
+    while len(data) < LOG_LIMIT:
+        command = (f"if [ -f {quoted} ] && [ ! -L {quoted} ]; then timeout 20 tail -c +{len(data) + 1} -- {quoted}"
+                   f" | head -c {CHUNK} | base64 -w0; else echo 'NIGHTSHIFT_NO_LOG' >&2; exit 3; fi")
+        result = sandbox.exec(command, timeout_s=READ_TIMEOUT_S, cwd="/")
+        if result.exit_code != 0:
+            why = "not a regular file, or absent" if "NIGHTSHIFT_NO_LOG" in result.stderr else \
+                f"reading it failed (exit {result.exit_code}): {result.stderr.strip()[-300:]}"
+            return None, why
+        if result.stdout_dropped:
+            return None, "a piece of it was over the exec's output cap (SandboxLimits.output_kb)"
+        try:
+            piece = base64.b64decode(result.stdout.strip(), validate=True)
+        except (binascii.Error, ValueError):
+            return None, "its bytes came back garbled"
+        data += piece
+        if len(piece) < CHUNK:
+            break
+    return data[:LOG_LIMIT], ""
 
 
 def collect_agent_log(agent: InstalledAgent, sandbox: Sandbox, log: TrajectoryLog) -> None:

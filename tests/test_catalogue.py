@@ -3,6 +3,7 @@ and the simulator's whole-file replies for aider. Fast: nothing is installed or 
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from pathlib import Path
@@ -168,28 +169,45 @@ def test_aider_mapper_makes_one_edit_call_per_reply() -> None:
 
 
 class FakeSandbox:
-    def __init__(self, result: ExecResult):
-        self.result, self.commands = result, []
+    """Serves `data` to the reader's `tail -c +N | head -c M | base64` execs (None: no such regular file)."""
+
+    def __init__(self, data: bytes | None):
+        self.data, self.commands = data, []
 
     def exec(self, command: str, timeout_s: float, cwd: str = "/workspace", env=None) -> ExecResult:
         self.commands.append(command)
-        return self.result
+        if self.data is None:
+            return ExecResult(exit_code=3, stdout="", stderr="NIGHTSHIFT_NO_LOG", duration_s=0.01)
+        start, size = (int(n) for n in re.search(r"tail -c \+(\d+) .* head -c (\d+)", command).groups())
+        piece = base64.b64encode(self.data[start - 1:start - 1 + size]).decode()
+        return ExecResult(exit_code=0, stdout=piece, stderr="", duration_s=0.01)
 
 
-@pytest.mark.parametrize(("stdout", "code", "says"), [
-    ("", 3, "not a regular file, or absent"),          # missing, a symlink, a FIFO: never read
-    ("bm90IGpzb24=", 0, "could not map it: JSONDecodeError"),  # 'not json': the mapper's failure is a note
-])
-def test_a_missing_or_hostile_log_is_a_note_not_the_trials_end(tmp_path: Path, stdout: str, code: int,
-                                                               says: str) -> None:
-    sandbox = FakeSandbox(ExecResult(exit_code=code, stdout=stdout,
-                                     stderr="NIGHTSHIFT_NO_LOG" if code else "", duration_s=0.1))
+def collect(tmp_path: Path, data: bytes | None) -> tuple[list[dict], FakeSandbox]:
+    sandbox = FakeSandbox(data)
     entry = getattr(CATALOGUE, "mini-swe-agent")
     with TrajectoryLog(tmp_path / "t.jsonl") as log:
         collect_agent_log(InstalledAgent(entry, "2.4.6", mini_swe_agent), sandbox, log)  # type: ignore[arg-type]
-    lines = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    return [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()], sandbox
+
+
+@pytest.mark.parametrize(("data", "says"), [
+    (None, "not a regular file, or absent"),          # missing, a symlink, a FIFO: never read
+    (b"not json", "could not map it: JSONDecodeError"),  # the mapper's failure is a note, not the trial's end
+])
+def test_a_missing_or_hostile_log_is_a_note_not_the_trials_end(tmp_path: Path, data: bytes | None,
+                                                               says: str) -> None:
+    lines, sandbox = collect(tmp_path, data)
     assert lines[0]["event"] == "agent_log" and says in lines[0]["error"], lines
     assert "[ ! -L" in sandbox.commands[0] and "head -c" in sandbox.commands[0]
+
+
+def test_a_log_larger_than_one_execs_output_is_read_in_pieces(tmp_path: Path) -> None:
+    """A 30-step mini trajectory is ~100 kB; each exec's output is capped at 64 KiB by default."""
+    traj = {**MINI_TRAJ, "messages": MINI_TRAJ["messages"] + [{"role": "user", "content": "x" * 150_000}]}
+    lines, sandbox = collect(tmp_path, json.dumps(traj).encode())
+    assert len(sandbox.commands) == 4 and "error" not in lines[0], lines[0]
+    assert lines[0]["bytes"] == len(json.dumps(traj)) and lines[0]["events"] == 4
 
 
 def test_simulator_answers_aider_whole_format_from_the_solution() -> None:
