@@ -38,7 +38,7 @@ BUILTIN_YAML = f"""
     MSWEA_COST_TRACKING: ignore_errors
     LITELLM_LOCAL_MODEL_COST_MAP: "True"
   log: /tmp/mini.traj.json
-  mapper: nightshift.harnesses.agent_logs:mini_swe_agent
+  mapper: nightshift.harnesses.catalogue_logs:mini_swe_agent
   needs: >-
     python3-venv; MSWEA_CONFIGURED skips its first-run prompt, a config folder in /tmp, its own price lookup
     off (nightshift counts cost), litellm's price-list download off
@@ -74,7 +74,7 @@ BUILTIN_YAML = f"""
     AIDER_CHECK_UPDATE: "false"
     LITELLM_LOCAL_MODEL_COST_MAP: "True"
   log: /tmp/aider.chat.history.md
-  mapper: nightshift.harnesses.agent_logs:aider_chat_history
+  mapper: nightshift.harnesses.catalogue_logs:aider_chat_history
   needs: >-
     python3-venv; a writable HOME (its ~/.aider caches), analytics and the update check off, no git repository
     needed (--no-git), litellm's price-list download off

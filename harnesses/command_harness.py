@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from nightshift.gateway import GatewaySession
-from nightshift.harnesses.agent_logs import collect_agent_log
+from nightshift.harnesses.catalogue_logs import collect_agent_log
 from nightshift.harnesses.limits import LimitGuard, TrialLimits
 from nightshift.harnesses.proxy import ModelProxy
 from nightshift.harnesses.resolve import ResolvedHarness

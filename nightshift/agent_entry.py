@@ -34,7 +34,7 @@ class AgentEntry(BaseModel):
                                      "variant's harness.settings overrides them.")
     log: str | None = Field(None, description="Path of its own log inside the sandbox, collected when it ends.")
     mapper: str | None = Field(None, description="'module:function' turning that log's text into trajectory "
-                               "events (nightshift.harnesses.agent_logs has the built-in ones).")
+                               "events (nightshift.harnesses.catalogue_logs has the built-in ones).")
     needs: str = Field("", description="What it needed that a sandbox lacks, in words (docs and `nightshift "
                        "agents`).")
     refused: str | None = Field(None, description="Why it cannot be installed or run here, as measured; a "

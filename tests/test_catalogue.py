@@ -12,7 +12,7 @@ import pytest
 
 from nightshift.experiment.config import ExperimentError, HarnessSpec
 from nightshift.harnesses.agent_catalogue import CATALOGUE
-from nightshift.harnesses.agent_logs import aider_chat_history, collect_agent_log, mini_swe_agent
+from nightshift.harnesses.catalogue_logs import aider_chat_history, collect_agent_log, mini_swe_agent
 from nightshift.harnesses.catalogue import InstalledAgent
 from nightshift.harnesses.resolve import resolve_harness
 from nightshift.models import ExecResult
@@ -33,7 +33,7 @@ agents:
     settings: {style: terse}
     env: {SHELL_AGENT_TELEMETRY: "off"}
     log: /tmp/shell-agent.jsonl
-    mapper: nightshift.harnesses.agent_logs:mini_swe_agent
+    mapper: nightshift.harnesses.catalogue_logs:mini_swe_agent
 """
 
 
