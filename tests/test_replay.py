@@ -119,3 +119,25 @@ def test_the_store_keeps_a_plain_held_out_case_sealed_and_writes_each_version_on
     assert {c.id: c.content_hash for c in again} == {c.id: c.content_hash for c in cases}
     assert [c.sealed for c in again] == [False, True]
     assert not [p for p in tmp_path.joinpath(".suites").iterdir() if p.name.startswith(".")]  # no staging left
+
+
+def test_images_prune_removes_only_derived_images_no_kept_run_pins(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_engine(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("no docker here")  # the shared engine's images are not this test's to remove
+
+    monkeypatch.setattr("nightshift.sandbox.docker_engine.docker_engine", no_engine)
+    monkeypatch.setenv("NIGHTSHIFT_IMAGE_CACHE", str(tmp_path / "cache"))
+    kept, unused = (tmp_path / "cache" / "derived" / key / "rootfs" for key in ("k1", "k2"))
+    for rootfs in (kept, unused):
+        (rootfs / "usr").mkdir(parents=True)
+    run = tmp_path / "runs" / "night-abc"
+    run.mkdir(parents=True)
+    (run / "manifest.json").write_text(json.dumps({"sandbox_identity": "rootfs:/:sha256:1", "harnesses": {
+        "agent": {"kind": "command", "image": f"rootfs:{kept}:sha256:{'2' * 64}"}}}))
+    assert main(["images", str(tmp_path / "no-such-store"), "--prune"]) == 2  # a mistyped store prunes nothing
+    assert main(["images", str(tmp_path / "runs"), "--prune"]) == 0
+    assert kept.is_dir() and not unused.parent.exists()
+    (run / "manifest.json").unlink()  # the run's folder gone: its image is no longer kept
+    assert main(["images", str(tmp_path / "runs"), "--prune"]) == 0
+    assert not kept.parent.exists()
