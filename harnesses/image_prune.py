@@ -60,7 +60,7 @@ def cached_images(client: docker.DockerClient | None) -> list[CachedImage]:
              for rootfs in sorted((image_cache() / "derived").glob("*/rootfs"))]
     if client is not None:
         for image in client.images.list(filters={"label": f"{LABEL}.key"}):
-            found.append(CachedImage("docker", image.id, image.labels.get(f"{LABEL}.key", "")))
+            found.append(CachedImage("docker", str(image.id), image.labels.get(f"{LABEL}.key", "")))
     return found
 
 

@@ -81,6 +81,11 @@ output_dir: out
     assert not {v[2] for v in after.values()} & {v[2] for v in before.values()}  # run afresh, not read from a cache
     assert json.loads((replay_dir / "summary.json").read_text())["trials"] == 4
 
+    prepare_replay(v1_dir, "today")  # today's harness, from the experiment file as it is now
+    exp.write_text(exp.read_text().replace("name: weak", "name: weaker"))
+    with pytest.raises(ReplayRefused, match=f"--harness today: {exp} has no variant weak any more"):
+        prepare_replay(v1_dir, "today")
+
     monkeypatch.delenv(ENV)  # the held-out key is part of what a replay needs
     with pytest.raises(SplitAccessError, match=f"need the heldout key: {HELD_OUT_CASE}"):
         prepare_replay(v1_dir)
@@ -96,11 +101,14 @@ output_dir: out
     pins = json.loads((gone / "manifest.json").read_text())
     pins["case_images"] = {HELD_OUT_CASE: str(tmp_path / "no-such-rootfs")}
     pins["sandbox_identity"] = "rootfs:/:sha256:" + "0" * 64
+    pins["harnesses"]["strong"]["version"] = "0.0.1-then"  # the harness was another version then
     (gone / "manifest.json").write_text(json.dumps(pins))
     with pytest.raises(ReplayRefused) as refused:
         prepare_replay(gone)
     assert f"case {HELD_OUT_CASE}: its image {tmp_path / 'no-such-rootfs'} is gone" in str(refused.value)
     assert "the run pinned rootfs:/:sha256:000" in str(refused.value)
+    assert "variant strong: its harness is not the one the run pinned (version" in str(refused.value)
+    assert "weak" not in str(refused.value)
     assert main(["replay", str(gone)]) == 2  # the CLI says so in one line, exit 2, before Prefect hears of it
 
 
