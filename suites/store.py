@@ -113,5 +113,6 @@ def _copy_suite(suite_dir: Path, cases: list[Case], into: Path, key_secrets: dic
             continue
         shutil.copytree(source, target, symlinks=True, ignore=ignore)
         if tree_hash(target) != case.content_hash:
-            raise SuiteError(f"{source}: changed while the night started (its content no longer has the hash the "
-                             f"night pinned); let edits finish before a night starts, then run it again")
+            raise SuiteError(f"{source}: its copy in the suite store does not hash as the night pinned it: the folder "
+                             f"changed while the night started (let edits finish, then run it again), or it holds a "
+                             f"link to something outside itself (make the link a file)")
