@@ -77,6 +77,7 @@ output_dir: out
     assert (replay.seeds, replay.hidden_seed, replay.sandbox_limits) == (
         v1_manifest.seeds, v1_manifest.hidden_seed, v1_manifest.sandbox_limits)
     before, after = _outcomes(v1["parquet"]), _outcomes(replay_dir / "results.parquet")
+    assert len({v[0] for v in before.values()}) > 1  # not all one status: sim-weak fails a case at this seed
     assert len(before) == 4 and {k: v[:2] for k, v in after.items()} == {k: v[:2] for k, v in before.items()}
     assert not {v[2] for v in after.values()} & {v[2] for v in before.values()}  # run afresh, not read from a cache
     assert json.loads((replay_dir / "summary.json").read_text())["trials"] == 4
