@@ -100,13 +100,15 @@ output_dir: out
     gone = v1_dir.parent / "gen-gone"  # a run whose case image and sandbox root are gone since
     shutil.copytree(v1_dir, gone)
     pins = json.loads((gone / "manifest.json").read_text())
-    pins["case_images"] = {HELD_OUT_CASE: str(tmp_path / "no-such-rootfs")}
+    no_image = "sha256:" + "0" * 64  # a docker image id the engine does not hold
+    pins["case_images"] = {HELD_OUT_CASE: str(tmp_path / "no-such-rootfs"), PUBLIC_CASE: no_image}
     pins["sandbox_identity"] = "rootfs:/:sha256:" + "0" * 64
     pins["harnesses"]["strong"]["version"] = "0.0.1-then"  # the harness was another version then
     (gone / "manifest.json").write_text(json.dumps(pins))
     with pytest.raises(ReplayRefused) as refused:
         prepare_replay(gone)
     assert f"case {HELD_OUT_CASE}: its image {tmp_path / 'no-such-rootfs'} is gone" in str(refused.value)
+    assert f"case {PUBLIC_CASE}: its image {no_image} is gone" in str(refused.value)
     assert "the run pinned rootfs:/:sha256:000" in str(refused.value)
     assert "variant strong: its harness is not the one the run pinned (version" in str(refused.value)
     assert "weak" not in str(refused.value)
