@@ -280,6 +280,8 @@ class Experiment(_Strict):
                                                "settings}; unset: every built-in; []: none.")
     flags: FlagPolicy = Field(FlagPolicy(), description="What flags do to scores: {cheat: fail} makes a trial "
                               "flagged cheat score 0; unset: flags are only reported.")
+    replay_of: str | None = Field(None, description="Written by `nightshift replay`, not by hand: the run id this "
+                                  "night replays, recorded in its manifest (docs/SPLITS.md).")
 
     @model_validator(mode="after")
     def _unique(self) -> Experiment:

@@ -25,6 +25,7 @@ from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.night_rows import assemble_rows, prepare_rows
 from nightshift.flows.protected_night import record_refusal
 from nightshift.flows.publishing import EXIT_DEADLINE_S, Publisher, api_answers, arm_exit_deadline
+from nightshift.flows.replay import record_night
 from nightshift.flows.shards import ShardError, ShardOutcome, lost_shards_message, run_shards
 from nightshift.flows.stale_runs import hold_run
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
@@ -96,6 +97,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             # budgets (the experiment's, each suite's) and the audit log: before any trial
             protected = protected_night.start(exp, path, manifest, cases, checked.suite_dirs)
             manifest.write(run_dir / "manifest.json")
+            record_night(run_dir, path, exp, manifest, cases, checked.suite_dirs)  # the suite version, kept to replay
             specs = expand_trials(manifest, cases, exp.variants)
             logger.info("run %s: %d cases × %d variants × %d seeds = %d trials", manifest.run_id, len(cases),
                         len(exp.variants), len(exp.seeds), len(specs))
