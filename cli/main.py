@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     from nightshift.cli.scan import add_scan_command
 
     add_scan_command(sub)  # scan
+    from nightshift.cli.export import add_export_command
+
+    add_export_command(sub)  # export
     from nightshift.sandbox import base_image, standin_build
 
     image = sub.add_parser("build-image", help="build the pinned Debian sandbox base image (root): a rootfs for "
