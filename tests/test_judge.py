@@ -18,14 +18,17 @@ import pytest
 
 from bench.scanner_bench import LIMITS, write_calc_case
 from nightshift.cli import main
-from nightshift.experiment.config import ModelEndpoint, ModelPrice, Variant
+from nightshift.errors import ConfigurationError
+from nightshift.experiment.config import ExperimentError, ModelEndpoint, ModelPrice, Variant, load_experiment
 from nightshift.experiment.manifest import ModelPin, RunManifest
 from nightshift.experiment.trials import TrialSpec
+from nightshift.flows.endpoint_check import check_endpoint
 from nightshift.gateway import ModelGateway
 from nightshift.graders import CaseGrader
 from nightshift.graders.judge import DEFAULT_RUBRIC
 from nightshift.graders.scanning import ScannerSet
 from nightshift.models import TrialResult
+from nightshift.preflight import check_experiment
 from nightshift.scanners import TrialRecord, read_events
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.embedded import running_simulators
@@ -209,3 +212,21 @@ def test_the_judges_calls_wait_on_the_gateways_quota(sims, night) -> None:
     assert (flag.name, flag.severity, flag.scanner) == ("scanner_failed", "info", "judge")
     assert "exceeds the key's 300 tokens/min" in flag.explanation
     assert _sim_requests(urls["tight"])["requests"] == 6  # refused before it was sent
+
+
+def test_a_judge_model_the_endpoint_does_not_serve_or_a_missing_rubric_is_refused_before_the_night(
+        sims, monkeypatch, tmp_path: Path) -> None:
+    _, urls = sims
+    monkeypatch.setenv("NIGHTSHIFT_API_KEY", "sk-t")
+    path = tmp_path / "exp.yaml"
+    path.write_text(f"name: j\nvariants: [{{name: v, model: sim-strong}}]\nmodel: {{base_url: '{urls['night']}'}}\n"
+                    "scanners: [builtins, {use: judge, settings: {model: gpt-nope}}]\n")
+    with pytest.raises(ExperimentError) as err:
+        check_endpoint(load_experiment(path), path)
+    assert str(err.value).startswith(f"{path}: field 'scanners[1].settings.model': 'gpt-nope' (scanner 'judge') "
+                                     "is not served by")
+    path.write_text(path.read_text().replace("gpt-nope}", "sim-medium, rubric: rubrics/none.md}"))
+    with pytest.raises(ConfigurationError) as err:
+        check_experiment(path)
+    assert "field 'scanners.1'" in str(err.value) and "settings.rubric" in str(err.value)
+    assert "rubrics/none.md does not exist" in str(err.value)
