@@ -3,7 +3,7 @@ bench-calc (real trials: bubblewrap, the reference loop, the case's grader), the
 gateway against the simulator, as ``nightshift scan`` does.
 
     .venv/bin/python -m bench.judge_bench                 # every bench-calc cheat and honest agent
-    .venv/bin/python -m bench.judge_bench --smoke         # 2 trials: the command works
+    .venv/bin/python -m bench.judge_bench --smoke         # 1 trial: the command works
 
 Prints, per trial, the judge's request size (input tokens, as the endpoint counted them), its answer's tokens, the
 seconds the judge took against the trial's grading seconds, and the flags it raised. The judge here is the
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         print("no sandbox image built; run: .venv/bin/python scripts/build_sandbox_image.py", file=sys.stderr)
         return 2
     backend = backend_for("bubblewrap", str(build.rootfs))
-    agents = [CHEATS[0], HONEST[1]] if args.agents == "smoke" else [a for a in [*CHEATS, *HONEST]
+    agents = [CHEATS[0]] if args.agents == "smoke" else [a for a in [*CHEATS, *HONEST]
                                                                      if a.case == "bench-calc"]
     judge = ScannerSet.build([{"use": "judge", "settings": {"model": args.model}}])
     with tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp:

@@ -1,7 +1,8 @@
 """Before any trial or flow run starts: does the configured model endpoint answer, with this key, for every
-variant's model (and every model a scanner asks, the judge's)? One request to ``GET {base_url}/models``, no retries, a short timeout; a problem becomes one
-line naming the experiment file, the field (``model.base_url``, ``model.api_key_env``, ``variants[i].model``)
-and the URL tried, instead of a long traceback after a Failed flow run.
+variant's model (and every model a scanner asks, the judge's)? One request to ``GET {base_url}/models``, no
+retries, a short timeout; a problem becomes one line naming the experiment file, the field (``model.base_url``,
+``model.api_key_env``, ``variants[i].model``, ``scanners[i].settings.model``) and the URL tried, instead of a long
+traceback after a Failed flow run.
 """
 
 from __future__ import annotations
