@@ -23,6 +23,7 @@ from nightshift.experiment.config import ExperimentError, ModelEndpoint, ModelPr
 from nightshift.experiment.manifest import ModelPin, RunManifest
 from nightshift.experiment.trials import TrialSpec
 from nightshift.flows.endpoint_check import check_endpoint
+from nightshift.flows.nightly_eval import scanner_pins
 from nightshift.gateway import ModelGateway
 from nightshift.graders import CaseGrader
 from nightshift.graders.judge import DEFAULT_RUBRIC
@@ -128,9 +129,11 @@ def test_the_judge_flags_the_trial_that_rewrote_its_test_and_its_calls_are_count
     assert touched == {"judge-cheat"}  # the honest oracle never touches a test, the cheating one always does
     stats = _sim_requests(urls["night"])
     assert stats["requests"] == sum(r.model_calls + r.scan_calls for r in rows)  # every call went through here
-    identity = ScannerSet.build([JUDGE]).identities()[0]  # what the manifest pins
+    gateway = ModelGateway.from_settings(urls["night"], "sk-t", ModelEndpoint())
+    [identity] = scanner_pins(ScannerSet.build([JUDGE]), gateway)  # what the night's manifest pins
     assert identity["settings"]["model"] == "sim-medium"
     assert identity["settings"]["rubric_sha256"] == hashlib.sha256(DEFAULT_RUBRIC.read_bytes()).hexdigest()
+    assert identity["model_version"] == "sim-medium-2026-11-01"  # as the endpoint serves it
 
 
 def test_an_answer_cut_at_max_tokens_is_an_info_flag_and_a_rescan_with_the_judge_counts_its_calls(sims, night) -> None:
