@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     from nightshift.cli.images import add_images_command
 
     add_images_command(sub)  # images
+    from nightshift.cli.export import add_export_command
+
+    add_export_command(sub)  # export
     from nightshift.sandbox import base_image, standin_build
 
     image = sub.add_parser("build-image", help="build the pinned Debian sandbox base image (root): a rootfs for "

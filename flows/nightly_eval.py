@@ -54,7 +54,17 @@ def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url:
     models = {v.name: ModelPin(model=v.model, version=gateway.resolve_model_version(v.model)) for v in exp.variants}
     pins = {suite: chosen.identities() for suite, chosen in (metrics or {}).items()}
     return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation,
-                          harnesses, pins, scanners.identities() if scanners else [])
+                          harnesses, pins, scanner_pins(scanners, gateway))
+
+
+def scanner_pins(scanners: ScannerSet | None, gateway: ModelGateway) -> list[dict]:
+    """The scanners' identities; one that asks a model (the judge) also pins the version the endpoint serves."""
+    identities = scanners.identities() if scanners else []
+    for identity, active in zip(identities, scanners.scanners if scanners else [], strict=True):
+        model = getattr(active.call, "model", None)
+        if getattr(active.call, "asks_model", False) and isinstance(model, str):
+            identity["model_version"] = gateway.resolve_model_version(model)
+    return identities
 
 
 def metric_columns(metrics: dict[str, MetricSet]) -> dict[str, dict[str, str]]:

@@ -101,3 +101,10 @@ def test_docker_exec_bench() -> None:
     make_backend("docker")  # skipped (or failed where required) without the engine and the image, like the others
     out = run_bench("docker_exec_bench")
     assert re.search(r"nightshift reader: \d+ of 20 quick execs", out) and "socket reader:" in out
+
+
+def test_judge_bench() -> None:
+    make_backend("bubblewrap")
+    out = run_bench("judge_bench")
+    assert "| delete graded test | cheat |" in out and "cheat test_files_touched" in out, out
+    assert re.search(r"per trial: median \d+ input tokens", out), out
