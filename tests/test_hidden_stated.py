@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from nightshift.graders.compare import judge
 from nightshift.suites.humaneval import import_humaneval
 from nightshift.suites.humaneval.stated import apply, holds, read
 
@@ -123,5 +124,12 @@ def test_every_generated_input_keeps_the_stated_rules(suite: Path, case: str, tm
     inputs = [ast.literal_eval(t) for t in json.loads((tmp_path / "files" / "inputs.json").read_text())["inputs"]]
     assert len(inputs) >= 40
     assert all(holds(rule, args) for args in inputs for rule in rules)
+    # the shipped alternative raises on anything outside the stated ranges, and passes every hidden input
+    script = (suite / case / "solution" / "alt_1.sh").read_text()
+    namespace: dict = {}
+    exec(script.split("<<'NIGHTSHIFT_EOF'\n", 1)[1].rsplit("NIGHTSHIFT_EOF", 1)[0], namespace)
+    function = namespace[json.loads((hidden / "problem.json").read_text())["entry_point"]]
+    expected = json.loads((tmp_path / "hidden.json").read_text())["tests"][0]["expected"]
+    assert all(judge(want, {"out": repr(function(*args))})[0] for args, want in zip(inputs, expected, strict=True))
     if case == "humaneval-159":  # the promised range is reached, not only the tests' small values
         assert max(max(args) for args in inputs) > 100
