@@ -325,6 +325,12 @@ def report(results: list[dict], nights: list[int], seconds: float) -> int:
               f"cases under 40 inputs {sum(i < 40 for i in inputs)}/{len(inputs)}; false alarms {len(alarms)}"
               + (f": {alarms[:8]}" if alarms else ""))
     print(f" ratio: after/before = {rates['after'] / max(rates['before'], 1e-9):.2f}x")
+    # a catch on a problem-night where the same tests also failed a correct solution is no evidence: the
+    # tester left the contract there (the old generator's unfair inputs); the catches on the other nights
+    fair = {label: sum(r["runs"][f"{label}/{n}"]["caught"] for r in results for n in nights
+                       if not r["runs"][f"{label}/{n}"]["false_alarms"]) for label in ("before", "after")}
+    print(f"  fair: caught on problem-nights without a false alarm: before {fair['before']}, after {fair['after']}, "
+          f"after/before = {fair['after'] / max(fair['before'], 1e-9):.2f}x")
     # mutants no input of either generator on any night tells apart are mostly equivalent to the canonical
     # (x < 1 where 0 never occurs, a palindrome loop one shorter): the rates among the others
     runs = [f"{label}/{n}" for label in ("before", "after") for n in nights]

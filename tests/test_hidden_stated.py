@@ -10,7 +10,8 @@ import pytest
 
 from nightshift.graders.compare import judge
 from nightshift.suites.humaneval import import_humaneval
-from nightshift.suites.humaneval.stated import apply, holds, read
+from nightshift.suites.humaneval.importer import default_contract
+from nightshift.suites.humaneval.stated import apply, examples, holds, read
 
 
 def _prompt(signature: str, doc: str) -> str:
@@ -133,3 +134,14 @@ def test_every_generated_input_keeps_the_stated_rules(suite: Path, case: str, tm
     assert all(judge(want, {"out": repr(function(*args))})[0] for args, want in zip(inputs, expected, strict=True))
     if case == "humaneval-159":  # the promised range is reached, not only the tests' small values
         assert max(max(args) for args in inputs) > 100
+
+
+def test_the_docstrings_example_calls_are_promised_inputs() -> None:
+    prompt = _prompt("fib4(n: int)", "fib4(0) -> 0\n    fib4(1) -> 0\n    fib4(n) -> fib4(n-1) + fib4(n-2).\n"
+                     "    >>> fib4(5)\n    4\n    >>> fib4('x')\n    ")
+    # fib4(n) and fib4(n-1) are prose, fib4('x') has a type check() never passes: neither is an input
+    assert examples(prompt, "fib4", [(5,), (8,)]) == [(0,), (1,)]
+    contract = default_contract({"task_id": "X/1", "entry_point": "fib4", "prompt": prompt,
+                                 "canonical_solution": "    return n\n",
+                                 "test": "def check(c):\n    assert c(5) == 5\n    assert c(8) == 8\n"})
+    assert contract["args"][0]["int"]["lo"] == 0  # without the examples: 1, never crossing the tests' lowest

@@ -24,7 +24,7 @@ from nightshift.errors import SuiteError
 from nightshift.resources import package_path
 from nightshift.suites.humaneval.contract import derive, recorded_inputs
 from nightshift.suites.humaneval.overrides import OVERRIDES
-from nightshift.suites.humaneval.stated import apply, read
+from nightshift.suites.humaneval.stated import apply, examples, read
 
 HERE = package_path("nightshift.suites", "humaneval")
 FORMAT_VERSION = "2"
@@ -118,11 +118,13 @@ def _writer_script(code: str) -> str:
 
 
 def default_contract(problem: dict) -> dict:
-    """The input contract derived from the arguments the problem's own check() passes the canonical, with
-    the rules its docstring states in words (stated.py) that those arguments keep."""
+    """The input contract derived from the arguments the problem's own check() passes the canonical and
+    those its docstring's examples show, with the rules its docstring states in words (stated.py) that
+    all of them keep."""
     namespace: dict = {}
     exec(problem["prompt"] + problem["canonical_solution"], namespace)  # the data file's own, trusted code
     inputs = recorded_inputs(problem, namespace, namespace[problem["entry_point"]])
+    inputs += examples(problem["prompt"], problem["entry_point"], inputs)
     return apply(derive(inputs), read(problem["prompt"], problem["entry_point"], inputs))
 
 

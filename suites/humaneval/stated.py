@@ -428,3 +428,31 @@ def _bound(slot, rules, kind, replace):
         slot["lo"] = max(slot["lo"], lo)
     if hi is not None:
         slot["hi"] = min(slot["hi"], hi)
+
+
+def examples(prompt, entry, inputs):
+    """The argument tuples the docstring's own examples call ``entry`` with (``>>> f(0)``, ``f(3) == 2``,
+    ``fib4(0) -> 0``): promised inputs as much as check()'s. Kept only when they literal-evaluate to the
+    arity and the per-argument types check()'s inputs have, so prose that merely looks like a call is left."""
+    tree = ast.parse(prompt)
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry]
+    strings = [n.value.value for n in (found[0].body if found else []) if isinstance(n, ast.Expr)
+               and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)]
+    text = strings[0] if strings else ""
+    types = [{type(a[i]).__name__ for a in inputs if len(a) > i} for i in range(max(map(len, inputs), default=0))]
+    out, seen = [], {repr(a) for a in inputs}
+    for match in re.finditer(rf"(?<![\w.]){re.escape(entry)}\s*\(", text):
+        depth, end = 1, match.end()
+        while end < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        try:
+            args = ast.literal_eval("(" + text[match.end():end - 1] + ",)") if text[match.end():end - 1].strip() else ()
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if len(args) != len(types) or any(type(v).__name__ not in t for v, t in zip(args, types, strict=True)):
+            continue
+        if repr(args) not in seen:
+            seen.add(repr(args))
+            out.append(args)
+    return out
