@@ -11,7 +11,7 @@ mutant hidden_bench.py's own operators make, and that still pass the problem's o
 solutions a public test accepts — and writes up to ``--per-source`` of them per solution (a fixed seed) to
 bench/hidden_mutants_cosmic.json. Nothing from the hidden-test generator is used to choose them.
 
-    .venv/bin/python -m bench.mutant_corpus [--per-source 4] [--jobs 2]
+    .venv/bin/python -m bench.mutant_corpus [--per-source 3] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import functools
 import json
 import random
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import version
@@ -29,6 +30,7 @@ from pathlib import Path
 
 from bench.hidden_bench import _passes_check, mutants
 from bench.hidden_equivalence import mutant_id
+from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.suites.humaneval.importer import HERE, NO_HIDDEN, case_id, read_problems
 
 OUT = Path(__file__).with_name("hidden_mutants_cosmic.json")
@@ -95,11 +97,13 @@ def build_source(job: dict) -> list[dict]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--per-source", type=int, default=4, help="mutants kept per solution (default 4)")
+    parser.add_argument("--per-source", type=int, default=3, help="mutants kept per solution (default 3)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--only", nargs="*", default=None, help="task ids (default: every problem with hidden tests)")
-    args = parser.parse_args()
+    # the smoke run writes beside the temporary files, never over the stored corpus
+    add_smoke(parser, only=["HumanEval/0"], per_source=1, out=Path(tempfile.gettempdir()) / "mutants-smoke.json")
+    args = apply_smoke(parser.parse_args())
     started = time.monotonic()
     jobs = []
     for problem in read_problems():
@@ -128,7 +132,7 @@ def main() -> int:
           f"({time.monotonic() - started:.0f}s)")
     print("kept per operator: " + ", ".join(f"{k.removeprefix('core/')} {v}" for k, v in
                                             sorted(operators.items(), key=lambda kv: -kv[1])))
-    return 0
+    return judged(args, 0)
 
 
 if __name__ == "__main__":
