@@ -54,6 +54,17 @@ def _rules(signature: str, doc: str, inputs: list[tuple]) -> set[tuple]:
       (1, "value", ">=", 1), (1, "value", "<=", 10)}),
     ("f(operator, operand)", "Operator list has at least one operator, and operand list has at least two operands.",
      [(["+"], [1, 2])], {(0, "len", ">=", 1), (1, "len", ">=", 2)}),
+    # phrasings HumanEval does not use, as other problem sets write them
+    ("f(nums)", "Constraints: 1 <= nums.length <= 100, -10^4 <= nums[i] <= 10^4", [([1, 2],)],
+     {(0, "len", ">=", 1), (0, "len", "<=", 100), (0, "items", ">=", -10000), (0, "items", "<=", 10000)}),
+    ("f(nums)", "Each element of nums is between -100 and 100.", [([1, 2],)],
+     {(0, "items", ">=", -100), (0, "items", "<=", 100)}),
+    ("f(x, y, z)", "x, y and z are positive integers.", [(1, 2, 3)],
+     {(0, "value", ">", 0), (1, "value", ">", 0), (2, "value", ">", 0)}),
+    ("f(n)", "n will not exceed 50 and n is at least 1.", [(3,)], {(0, "value", "<=", 50), (0, "value", ">=", 1)}),
+    ("f(n)", "n is in the range [0, 255].", [(3,)], {(0, "value", ">=", 0), (0, "value", "<=", 255)}),
+    ("f(words)", "Given a list of non-empty strings words.", [(["a"],)], {(0, "item_len", ">=", 1)}),
+    ("f(lst)", "The list has at least 3 elements.", [([1, 2, 3],)], {(0, "len", ">=", 3)}),
 ])
 def test_numeric_length_and_sign_phrasings_become_rules(signature, doc, inputs, expected) -> None:
     assert _rules(signature, doc, inputs) == expected
@@ -68,6 +79,7 @@ def test_numeric_length_and_sign_phrasings_become_rules(signature, doc, inputs, 
      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "value"),
     ("Given a list of strings, where each string consists of only digits, return a list.", [(["12", "3"],)],
      "0123456789", "items"),
+    ("The string will only contain uppercase letters.", [("AB",)], "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "value"),
 ])
 def test_allowed_characters_phrasings(doc, inputs, allowed, on) -> None:
     width = len(inputs[0])
@@ -82,6 +94,8 @@ def test_sorted_input_and_equal_lengths() -> None:
     rules = read(_prompt("f(arr)", "Given a sorted list arr of integers, find the gap."), "f", [([1, 2, 5],)])
     assert [(r["op"], r["value"]) for r in rules] == [("sorted", "asc")]
     assert not holds(rules[0], ([3, 1],)) and holds(rules[0], ([1, 1, 3],))
+    rules = read(_prompt("f(arr)", "arr is a sorted array, in descending order."), "f", [([5, 2, 1],)])
+    assert [(r["op"], r["value"]) for r in rules] == [("sorted", "desc")]
     rules = read(_prompt("f(game, guess)", "You are given two arrays of scores and guesses of equal length."),
                  "f", [([1, 2], [2, 2])])
     assert [(r["on"], r["op"]) for r in rules] == [("len", "==")]

@@ -100,9 +100,9 @@ def number(text):
     text = text.strip().lower()
     if text in WORD_NUMBERS:
         return WORD_NUMBERS[text]
-    power = re.fullmatch(r"(-?\d+)\s*(?:\^|\*\*)\s*(\d+)", text)
-    if power:
-        return int(power.group(1)) ** int(power.group(2))
+    power = re.fullmatch(r"(-?)(\d+)\s*(?:\^|\*\*)\s*(\d+)", text)
+    if power:  # "-10^4" is -(10^4), as constraints write it
+        return (-1 if power.group(1) else 1) * int(power.group(2)) ** int(power.group(3))
     return float(text) if "." in text else int(text)
 
 
@@ -212,12 +212,19 @@ class Reader:
                 args = self.bind(clause, numeric)
             for arg in args:
                 self.add(arg, "value", *SIGNS[match.group(1)], match.group(0))
-        for match in re.finditer(rf"\(?'?\b(\w+)'?\)?\s+(?:is|are|will be|must be|should be)\s+(?:always\s+)?"
-                                 rf"(?:an?\s+)?({SIGN})\b", clause, re.I):
+        names = r"((?:\w+\s*,\s*)*\w+(?:,?\s+and\s+\w+)?)"  # "n", "x and y", "a, b and c"
+        for match in re.finditer(rf"\(?'?\b{names}'?\)?\s+(?:is|are|will be|must be|should be)\s+(?:always\s+)?"
+                                 rf"(?:an?\s+|both\s+|all\s+)?({SIGN})\b", clause, re.I):
+            for name in re.split(r"\s*,\s*|\s+and\s+", match.group(1)):
+                arg = self.index(name.strip())
+                if arg is not None and self.kinds[arg] in ("num", "seq:num"):
+                    self.add(arg, "value" if self.kinds[arg] == "num" else "items",
+                             *SIGNS[match.group(2).lower()], match.group(0))
+        for match in re.finditer(rf"\b(\w+)\s+(?:will|does|do|shall|must|should)\s+(?:not|never)\s+exceed\s+({NUM})\b",
+                                 clause):
             arg = self.index(match.group(1))
-            if arg is not None and self.kinds[arg] in ("num", "seq:num"):
-                self.add(arg, "value" if self.kinds[arg] == "num" else "items",
-                         *SIGNS[match.group(2).lower()], match.group(0))
+            if arg is not None and self.kinds[arg] == "num":
+                self.add(arg, "value", "<=", number(match.group(2)), match.group(0))
         for match in re.finditer(rf"\(?'?\b(\w+)'?\)?\s+(?:is|are|will be|must be|should be)\s+(?:always\s+)?"
                                  rf"({SAID})\s+({NUM})\b", clause, re.I):
             arg = self.index(match.group(1))
@@ -263,8 +270,11 @@ class Reader:
 
     def _lengths(self, clause, low):
         sized = lambda k: k.startswith(("seq", "str"))  # noqa: E731
-        for match in re.finditer(rf"\b(?:non-?empty|not\s+empty)\s+({SEQ_NOUNS}|{STR_NOUNS}|dictionar(?:y|ies))",
-                                 low):
+        for match in re.finditer(rf"\b{SEQ_NOUNS}\s+of\s+(?:non-?empty)\s+{STR_NOUNS}", low):
+            for arg in self.bind(clause, lambda k: k == "seq:str", clause[match.end():]):
+                self.add(arg, "item_len", ">=", 1, match.group(0))
+        nouns = rf"({SEQ_NOUNS}|{STR_NOUNS}|dictionar(?:y|ies))"
+        for match in re.finditer(rf"(?<!of )\b(?:non-?empty|not\s+empty)\s+{nouns}", low):
             test = (lambda k: k.startswith("seq")) if re.match(SEQ_NOUNS, match.group(1)) else \
                 (lambda k: k == "str") if re.match(STR_NOUNS, match.group(1)) else sized
             for arg in self.bind(clause, test, clause[match.end():]):
@@ -311,7 +321,8 @@ class Reader:
         if re.search(r"\b1s\s+and\s+0s\b|\b0s\s+and\s+1s\b", low):
             chars = "01"
         else:
-            match = re.search(r"\b(?:only|solely|consist(?:s|ing)?\s+of|made\s+(?:up\s+)?of|representing\s+an?|"
+            match = re.search(r"\b(?:only(?:\s+(?:contains?|consists?\s+of|has|have|includes?|uses?))?|"
+                              r"solely|consist(?:s|ing)?\s+of|made\s+(?:up\s+)?of|representing\s+an?|"
                               r"(?:string|text|word)s?\s+of)\s+"
                               r"(?:of\s+)?(?:the\s+)?(?:an?\s+)?(space[- ]separated\s+)?"
                               r"(lower[- ]?case|upper[- ]?case)?\s*(?:english\s+|latin\s+)?"
@@ -336,6 +347,11 @@ class Reader:
             self.add(arg, on, "chars", chars, clause)
 
     def _order(self, clause, low):
+        for match in re.finditer(r"\b(\w+)\s+(?:is|will be)\s+(?:an?\s+|already\s+)?sorted\b", clause):
+            arg = self.index(match.group(1))
+            if arg is not None and self.kinds[arg].startswith("seq"):
+                descending = re.search(r"descending|decreasing|non-increasing", low)
+                self.add(arg, "value", "sorted", "desc" if descending else "asc", match.group(0))
         if low.startswith(("return", "if", "the function")) or not re.search(
                 r"\b(?:given|assume|assumed|input|takes?)\b", low):
             return
