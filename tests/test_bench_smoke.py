@@ -58,6 +58,8 @@ def test_hidden_bench_on_the_independent_corpus_and_its_builder() -> None:
     assert re.search(r"fair: caught on problem-nights without a false alarm: before \d+, after \d+", out)
     out = run_bench("mutant_corpus")
     assert re.search(r"2 solutions, \d+ cosmic-ray mutants pass check\(\)", out)
+    out = run_bench("hidden_contracts")
+    assert re.search(r"with the docstring's stated rules: \d+/\d+ inputs outside", out)
 
 
 @pytest.mark.parametrize("backends", ["bubblewrap,docker"])

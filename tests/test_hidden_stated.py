@@ -80,6 +80,9 @@ def test_numeric_length_and_sign_phrasings_become_rules(signature, doc, inputs, 
     ("Given a list of strings, where each string consists of only digits, return a list.", [(["12", "3"],)],
      "0123456789", "items"),
     ("The string will only contain uppercase letters.", [("AB",)], "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "value"),
+    # "only letters" of a sentence whose words the docstring says are separated by spaces keeps the spaces
+    ("The sentence has words separated by a space.\n    * sentence contains only letters", [("ab cd",)],
+     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ", "value"),
 ])
 def test_allowed_characters_phrasings(doc, inputs, allowed, on) -> None:
     width = len(inputs[0])

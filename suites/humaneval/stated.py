@@ -109,8 +109,9 @@ def number(text):
 class Reader:
     """Rules from one docstring, bound to the function's arguments."""
 
-    def __init__(self, names, arg_kinds):
+    def __init__(self, names, arg_kinds, spaced=False):
         self.names, self.kinds, self.rules = names, arg_kinds, []
+        self.spaced = spaced  # the docstring says its words are separated by spaces: "only letters" keeps them
 
     def index(self, name):
         return self.names.index(name) if name in self.names else None
@@ -333,7 +334,8 @@ class Reader:
                 case = (match.group(2) or match.group(5) or "").replace("-", "").replace(" ", "")
                 noun = match.group(3) or match.group(6)
                 name = "digit" if noun.startswith("digit") else case if case in ("lowercase", "uppercase") else "letter"
-                spaced = match.group(1) or match.group(4) or re.search(r"\bspaces?\b|space[- ]separated", low)
+                spaced = match.group(1) or match.group(4) or re.search(r"\bspaces?\b|space[- ]separated", low) or \
+                    (self.spaced and name == "letter")
                 chars = CLASSES[name] + (" " if spaced else "")
         if chars is None:
             return
@@ -366,7 +368,8 @@ def read(prompt, entry, inputs):
     """The rules ``prompt``'s docstring states about ``entry``'s inputs that every recorded input keeps."""
     text, names = docstring(prompt, entry)
     width = max([len(names)] + [len(a) for a in inputs])
-    reader = Reader(names + [f"_{i}" for i in range(len(names), width)], kinds(inputs, width))
+    spaced = bool(re.search(r"separated\s+by\s+(?:a\s+)?(?:single\s+)?spaces?|space[- ]separated", text, re.I))
+    reader = Reader(names + [f"_{i}" for i in range(len(names), width)], kinds(inputs, width), spaced)
     for clause in clauses(text):
         reader.inequalities(clause)
         reader.phrases(clause)
