@@ -52,6 +52,16 @@ def test_hidden_bench() -> None:
     assert re.search(r"after: caught \d+/\d+ mutant-nights", out) and "ratio: after/before" in out
 
 
+def test_hidden_bench_on_the_independent_corpus_and_its_builder() -> None:
+    out = run_bench("hidden_bench", "--corpus", "bench/hidden_mutants_cosmic.json")
+    assert "cosmic-ray 8.7.0" in out and re.search(r"after: caught \d+/\d+ mutant-nights", out)
+    assert re.search(r"fair: caught on problem-nights without a false alarm: before \d+, after \d+", out)
+    out = run_bench("mutant_corpus")
+    assert re.search(r"2 solutions, \d+ cosmic-ray mutants pass check\(\)", out)
+    out = run_bench("hidden_contracts")
+    assert re.search(r"with the docstring's stated rules: \d+/\d+ inputs outside", out)
+
+
 @pytest.mark.parametrize("backends", ["bubblewrap,docker"])
 def test_proxy_bench(backends: str) -> None:
     for name in backends.split(","):
