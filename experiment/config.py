@@ -22,7 +22,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "max_steps"}
+HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "log", "max_steps"}
+
+
+class AgentLog(_Strict):
+    """Where a command harness's agent writes its own log, and in which format nightshift maps it onto
+    trajectory events at the end of the trial (harnesses/agent_logs.py)."""
+
+    format: Literal["codex", "claude-code"] = Field(description="'codex': Codex CLI's session JSONL; "
+                                                    "'claude-code': Claude Code's JSONL transcript.")
+    path: str = Field(pattern=r"^/tmp/", description="A folder under /tmp inside the sandbox; every *.jsonl "
+                      "below it is read (e.g. /tmp/codex-home/sessions).")
 
 
 class HarnessSpec(_Strict):
@@ -41,6 +51,8 @@ class HarnessSpec(_Strict):
     run: str | None = Field(None, description="command: the agent's non-interactive invocation; {model}, "
                             "{instruction_file}, {base_url} and {workspace} are filled in.")
     env: dict[str, str] = Field({}, description="command: extra environment for the run (never a real key).")
+    log: AgentLog | None = Field(None, description="command: the agent's own log, collected at the end of the "
+                                 "trial and mapped onto trajectory events (agent_log lines).")
     max_steps: int | None = Field(None, ge=1, description="Model calls per trial, enforced by nightshift; unset: "
                                   "settings.max_steps (reference) or the case's limit.")
 
@@ -50,8 +62,8 @@ class HarnessSpec(_Strict):
             raise ValueError("kind 'python' needs entrypoint: 'module:Class' or a registered harness name")
         if self.kind == "command" and not self.run:
             raise ValueError("kind 'command' needs run: the agent's non-interactive command line")
-        if self.kind != "command" and (self.install or self.run or self.env):
-            raise ValueError(f"install/run/env belong to kind 'command', not {self.kind!r}; remove them")
+        if self.kind != "command" and (self.install or self.run or self.env or self.log):
+            raise ValueError(f"install/run/env/log belong to kind 'command', not {self.kind!r}; remove them")
         return self
 
 

@@ -1,0 +1,98 @@
+"""Codex CLI (OpenAI Responses) and Claude Code (Anthropic Messages), the real binaries from their vendors' PyPI
+wheels, run inside a bubblewrap sandbox and solve a builtin case through the keyless proxy against the simulator
+(Chat Completions): the variants of experiments/clis.yaml, run as a night runs them (execute_trial). Then the
+same CLIs meet a per-trial token limit and end token_limit, as the reference loop does.
+
+Each derived image (python3-venv from Debian, the pinned wheel from PyPI) is built once per content key: about
+a minute each the first time on this machine, reused afterwards (docs/HARNESSES.md has the figures).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from nightshift.experiment.config import ModelEndpoint, Variant
+from nightshift.experiment.trials import TrialSpec
+from nightshift.gateway import ModelGateway
+from nightshift.graders import CaseGrader
+from nightshift.harnesses.cli_recipes import RECIPES
+from nightshift.harnesses.pins import derive
+from nightshift.models import TrialStatus
+from nightshift.simulator.cases import CaseBrief
+from nightshift.simulator.config import SimulatorConfig
+from nightshift.simulator.embedded import running_simulator
+from nightshift.simulator.policy import Plan, decide
+from nightshift.suites.loader import open_case
+from nightshift.tasks.run_trial import TrialContext, execute_trial
+from tests.conftest import BUILTIN, REPO
+from tests.sandbox_support import make_backend
+from tests.test_harness_command import LIMITS, SECRET
+
+VARIANTS = {v["name"]: v for v in yaml.safe_load((REPO / "experiments" / "clis.yaml").read_text())["variants"]}
+CLI_LIMITS = LIMITS.model_copy(update={"memory_mb": 2048, "pids": 512, "disk_mb": 256, "output_kb": 256})
+PROTOCOL = {"codex": "responses", "claude-code": "anthropic"}
+
+
+def test_the_experiment_spells_out_the_recipes() -> None:
+    for name, recipe in RECIPES.items():
+        assert VARIANTS[name]["harness"] == recipe.harness(), name
+
+
+@pytest.fixture(scope="module")
+def cli_backends():
+    return {name: derive(make_backend("bubblewrap"), Variant.model_validate(VARIANTS[name]).harness)[0]
+            for name in RECIPES}
+
+
+def _trial(backend, tmp_path: Path, case, variant: dict, trial_id: str):
+    with running_simulator(SimulatorConfig(latency_ms=2), [BUILTIN]) as url:
+        gateway = ModelGateway.from_settings(url, SECRET, ModelEndpoint(prices={
+            "sim-strong": {"input_per_mtok": 2.0, "output_per_mtok": 8.0}}))
+        ctx = TrialContext(run_dir=tmp_path, backend=backend, grader=CaseGrader(), gateway=gateway, limits=CLI_LIMITS)
+        spec = TrialSpec(trial_id=trial_id, run_id="r", case=case, seed=1, model_version="s",
+                         variant=Variant.model_validate(variant))
+        row = execute_trial(spec, ctx)
+    text = (tmp_path / "trajectories" / f"{trial_id}.jsonl").read_text()
+    return row, text, [json.loads(line) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("name", sorted(RECIPES))
+def test_a_vendor_cli_solves_through_the_proxy(name: str, cli_backends, tmp_path: Path, builtin_cases) -> None:
+    case = next(c for c in builtin_cases if c.id in ("py-bugfix-slugify", "sh-csv-column-sum")
+                and decide("sim-strong", c.id, 1) is Plan.solve)
+    row, text, events = _trial(cli_backends[name], tmp_path, case, VARIANTS[name], f"{name}-1")
+    with open_case(case) as opened:
+        oracle = json.dumps(CaseBrief.from_case(opened).solution.strip().splitlines()[0])[1:-1]
+    end = next(e for e in events if e["event"] == "command_end")
+    assert row.status == TrialStatus.resolved, (row.reason, end["stdout"][-3000:], end["stderr"][-3000:])
+    calls = [e for e in events if e["event"] == "model"]
+    assert {e["protocol"] for e in calls} == {PROTOCOL[name]} and all(e["wire_request"]["stream"] for e in calls)
+    assert row.model_calls == len(calls) >= 4 and row.cost_usd > 0
+    # the CLI ran the simulator's commands with its own shell tool and logged them; the log is mapped
+    shown = next(e for e in events if e["event"] == "agent_log")
+    assert shown["files"] and not shown["problems"], shown
+    tools = [e for e in events if e["event"] == "tool" and e.get("source") == name]
+    assert len(tools) >= 3 and any(oracle in json.dumps(t["call"]["function"]["arguments"])
+                                                 for t in tools), tools
+    assert all(t["step"] >= 1 for t in tools)
+    issued = {c["id"] for e in calls for c in e["message"].get("tool_calls") or []}
+    assert {t["call"]["id"] for t in tools} <= issued  # the same ids as the proxy's record of the calls
+    assert SECRET not in text
+
+
+@pytest.mark.parametrize("name", sorted(RECIPES))
+def test_a_token_limit_reaches_the_cli_and_ends_the_trial(name: str, cli_backends, tmp_path: Path,
+                                                          builtin_cases) -> None:
+    case = next(c for c in builtin_cases if c.id == "py-bugfix-slugify")
+    # each CLI's first request alone is thousands of tokens: the second call is past the limit
+    variant = {**VARIANTS[name], "max_tokens": 1000}
+    row, text, events = _trial(cli_backends[name], tmp_path, case, variant, f"{name}-limit")
+    assert row.status == TrialStatus.token_limit, row.reason
+    refused = [e for e in events if e["event"] == "token_limit"]
+    assert refused, [e["event"] for e in events]
+    end = next(e for e in events if e["event"] == "command_end")
+    assert end["exit_code"] != 0 or end["timed_out"]  # the CLI saw the refusal and stopped
