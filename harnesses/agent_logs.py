@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from nightshift.sandbox.paths import read_regular
+from nightshift.sandbox.paths import SandboxPathError, read_regular
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_FILES = 64
@@ -51,7 +51,7 @@ def collect(tmp_root: Path, sandbox_folder: str) -> tuple[list[dict[str, Any]], 
         shown = "/tmp/" + str(path.relative_to(root))
         try:
             text = read_regular(path, MAX_FILE_BYTES).decode("utf-8", "replace")
-        except OSError as exc:  # a symlink, a FIFO, a giant: named, not followed
+        except (OSError, SandboxPathError) as exc:  # a symlink, a FIFO, a giant: named, not followed
             problems.append(f"{shown}: {exc}")
             continue
         read.append(shown)
