@@ -1,7 +1,7 @@
 """Codex CLI (OpenAI Responses) and Claude Code (Anthropic Messages), the real binaries from their vendors' PyPI
 wheels, run inside a bubblewrap sandbox and solve a builtin case through the keyless proxy against the simulator
-(Chat Completions): the variants of experiments/clis.yaml, run as a night runs them (execute_trial). Then the
-same CLIs meet a per-trial token limit and end token_limit, as the reference loop does.
+(Chat Completions): the variants of experiments/clis.yaml, run as a night runs them (execute_trial); Codex on
+docker too. Then the same CLIs meet a per-trial token limit and end token_limit, as the reference loop does.
 
 Each derived image (python3-venv from Debian, the pinned wheel from PyPI) is built once per content key: about
 a minute each the first time on this machine, reused afterwards (docs/HARNESSES.md has the figures).
@@ -82,6 +82,22 @@ def test_a_vendor_cli_solves_through_the_proxy(name: str, cli_backends, tmp_path
     assert all(t["step"] >= 1 for t in tools)
     issued = {c["id"] for e in calls for c in e["message"].get("tool_calls") or []}
     assert {t["call"]["id"] for t in tools} <= issued  # the same ids as the proxy's record of the calls
+    assert SECRET not in text
+
+
+@pytest.fixture(scope="module")
+def codex_on_docker():
+    return derive(make_backend("docker"), Variant.model_validate(VARIANTS["codex"]).harness)[0]
+
+
+def test_codex_solves_on_docker_too(codex_on_docker, tmp_path: Path, builtin_cases) -> None:
+    case = next(c for c in builtin_cases if c.id in ("py-bugfix-slugify", "sh-csv-column-sum")
+                and decide("sim-strong", c.id, 1) is Plan.solve)
+    row, text, events = _trial(codex_on_docker, tmp_path, case, VARIANTS["codex"], "codex-docker")
+    end = next(e for e in events if e["event"] == "command_end")
+    assert row.status == TrialStatus.resolved, (row.reason, end["stdout"][-3000:], end["stderr"][-3000:])
+    assert {e["protocol"] for e in events if e["event"] == "model"} == {"responses"}
+    assert [e for e in events if e["event"] == "tool" and e.get("source") == "codex"]
     assert SECRET not in text
 
 
