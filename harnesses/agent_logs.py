@@ -108,8 +108,8 @@ def codex_events(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             call_id = str(item.get("call_id"))
             call = calls.pop(call_id, {"step": max(step, 1), "name": "?", "arguments": ""})
             output = item.get("output")
-            text = output.get("content") if isinstance(output, dict) else output
-            yield _tool(call["step"], call_id, call["name"], call["arguments"], _text(text), "codex")
+            shown = output.get("content") if isinstance(output, dict) else output
+            yield _tool(call["step"], call_id, call["name"], call["arguments"], _text(shown), "codex")
         elif kind == "message":
             in_turn = False
     for call_id, call in calls.items():  # calls the log shows no output for (the trial ended first)
