@@ -98,3 +98,23 @@ def test_the_collector_reads_jsonl_below_the_folder_and_follows_no_link(tmp_path
     os.symlink(tmp_path, tmp / "claude-config")
     assert collect(tmp, "/tmp/claude-config")[2][0].endswith("resolves outside the sandbox's /tmp; not read")
     assert collect(tmp, "/tmp/nothing-here")[2] == ["/tmp/nothing-here: no such folder (the agent wrote no log)"]
+
+
+def test_the_viewer_draws_a_mapped_log_once_beside_the_proxy_record(tmp_path: Path) -> None:
+    from nightshift.viewer.steps import read_trajectory
+
+    call = {"id": "c1", "type": "function", "function": {"name": "Bash", "arguments": "{\"command\": \"ls\"}"}}
+    lines = [{"event": "model", "step": 1,
+              "message": {"role": "assistant", "content": "Looking.", "tool_calls": [call]}},
+             {"event": "model", "step": 2, "message": {"role": "assistant", "content": "Done."},
+              "request": {"messages": [{"role": "tool", "tool_call_id": "c1", "content": "a.py"}]}},
+             {"event": "agent_log", "format": "claude-code", "files": ["/tmp/x.jsonl"]},
+             {"event": "note", "step": 1, "source": "claude-code", "text": "Looking."},
+             {"event": "tool", "step": 1, "source": "claude-code", "call": call, "output": "a.py"},
+             {"event": "tool", "step": 2, "source": "claude-code", "output": "late", "call": {
+                 **call, "id": "c2"}}]
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    steps = read_trajectory(path)["steps"]
+    assert [(c["id"], c["output"]) for c in steps[0]["calls"]] == [("c1", "a.py")] and steps[0]["notes"] == []
+    assert [(c["id"], c["output"]) for c in steps[1]["calls"]] == [("c2", "late")]  # only the log knew it
