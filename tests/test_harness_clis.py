@@ -115,3 +115,20 @@ def test_a_token_limit_reaches_the_cli_and_ends_the_trial(name: str, cli_backend
     assert end["exit_code"] == STOPPED_EXIT and "the model proxy stopped this agent" in end["stderr"], end
     assert next(e for e in events if e["event"] == "agent_log")["files"]  # its log is collected all the same
     assert SECRET not in text
+
+
+@pytest.mark.parametrize("name", sorted(RECIPES))
+def test_a_refusal_reaches_the_cli_in_its_protocol_and_it_stops(name: str, cli_backends, tmp_path: Path,
+                                                                builtin_cases) -> None:
+    """A CLI asking for another model is answered 400 in its protocol's error shape; the CLI reads the message,
+    says it and exits non-zero: agent_error with that message in the reason, the model never called."""
+    case = next(c for c in builtin_cases if c.id == "py-bugfix-slugify")
+    harness = {**VARIANTS[name]["harness"], "run": VARIANTS[name]["harness"]["run"].replace(
+        "-m {model}" if name == "codex" else "--model {model}", "-m gpt-9" if name == "codex" else "--model claude-9")}
+    row, text, events = _trial(cli_backends[name], tmp_path, case, {**VARIANTS[name], "harness": harness},
+                               f"{name}-refused")
+    refused = [e for e in events if e["event"] == "proxy_refused"]
+    assert refused and {(e["status"], e["protocol"]) for e in refused} == {(400, PROTOCOL[name])}
+    assert row.status == TrialStatus.agent_error and row.model_calls == 0, row.reason
+    end = next(e for e in events if e["event"] == "command_end")
+    assert "this trial may use only the model 'sim-strong'" in end["stdout"] + end["stderr"], end  # the CLI said it
