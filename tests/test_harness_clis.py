@@ -1,7 +1,8 @@
 """Codex CLI (OpenAI Responses) and Claude Code (Anthropic Messages), the real binaries from their vendors' PyPI
 wheels, run inside a bubblewrap sandbox and solve a builtin case through the keyless proxy against the simulator
-(Chat Completions): the variants of experiments/clis.yaml, run as a night runs them (execute_trial); Codex on
-docker too. Then the same CLIs meet a per-trial token limit and end token_limit, as the reference loop does.
+(Chat Completions) that answers 429s and 500s on the way: the variants of experiments/clis.yaml, run as a night
+runs them (execute_trial); Codex on docker too. Then the same CLIs meet a per-trial token limit and end
+token_limit, as the reference loop does, and a refusal in their protocol's error shape, which they report.
 
 Each derived image (python3-venv from Debian, the pinned wheel from PyPI) is built once per content key: about
 a minute each the first time on this machine, reused afterwards (docs/HARNESSES.md has the figures).
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
 import pytest
 import yaml
 
@@ -49,14 +51,24 @@ def cli_backends():
             for name in RECIPES}
 
 
-def _trial(backend, tmp_path: Path, case, variant: dict, trial_id: str):
-    with running_simulator(SimulatorConfig(latency_ms=2), [BUILTIN]) as url:
+# an endpoint that pushes back: a bucket of 2 requests refilled at 2/s (the gateway paces to its quota headers)
+# and a third of admitted requests failing 500 or 503; the gateway retries, so the CLI sees none of it, as the
+# reference loop sees none
+STRESSED = SimulatorConfig(latency_ms=2, requests_per_minute=120, burst_s=1, faults={"500": 0.2, "503": 0.15}, seed=4)
+
+
+CALM = SimulatorConfig(latency_ms=2)
+
+
+def _trial(backend, tmp_path: Path, case, variant: dict, trial_id: str, config: SimulatorConfig = CALM):
+    with running_simulator(config, [BUILTIN]) as url:
         gateway = ModelGateway.from_settings(url, SECRET, ModelEndpoint(prices={
             "sim-strong": {"input_per_mtok": 2.0, "output_per_mtok": 8.0}}))
         ctx = TrialContext(run_dir=tmp_path, backend=backend, grader=CaseGrader(), gateway=gateway, limits=CLI_LIMITS)
         spec = TrialSpec(trial_id=trial_id, run_id="r", case=case, seed=1, model_version="s",
                          variant=Variant.model_validate(variant))
         row = execute_trial(spec, ctx)
+        tmp_path.joinpath("sim-stats.json").write_text(httpx.get(url.removesuffix("/v1") + "/sim/stats").text)
     text = (tmp_path / "trajectories" / f"{trial_id}.jsonl").read_text()
     return row, text, [json.loads(line) for line in text.splitlines()]
 
@@ -65,14 +77,16 @@ def _trial(backend, tmp_path: Path, case, variant: dict, trial_id: str):
 def test_a_vendor_cli_solves_through_the_proxy(name: str, cli_backends, tmp_path: Path, builtin_cases) -> None:
     case = next(c for c in builtin_cases if c.id in ("py-bugfix-slugify", "sh-csv-column-sum")
                 and decide("sim-strong", c.id, 1) is Plan.solve)
-    row, text, events = _trial(cli_backends[name], tmp_path, case, VARIANTS[name], f"{name}-1")
+    row, text, events = _trial(cli_backends[name], tmp_path, case, VARIANTS[name], f"{name}-1", STRESSED)
+    pushed_back = json.loads((tmp_path / "sim-stats.json").read_text())["by_status"]
+    assert pushed_back.get("500", 0) + pushed_back.get("503", 0) > 0, pushed_back
     with open_case(case) as opened:
         oracle = json.dumps(CaseBrief.from_case(opened).solution.strip().splitlines()[0])[1:-1]
     end = next(e for e in events if e["event"] == "command_end")
     assert row.status == TrialStatus.resolved, (row.reason, end["stdout"][-3000:], end["stderr"][-3000:])
     calls = [e for e in events if e["event"] == "model"]
     assert {e["protocol"] for e in calls} == {PROTOCOL[name]} and all(e["wire_request"]["stream"] for e in calls)
-    assert row.model_calls == len(calls) >= 4 and row.cost_usd > 0
+    assert len(calls) == pushed_back["200"] >= 4 and row.cost_usd > 0  # each retried call is one model line
     # the CLI ran the simulator's commands with its own shell tool and logged them; the log is mapped
     shown = next(e for e in events if e["event"] == "agent_log")
     assert shown["files"] and not shown["problems"], shown
