@@ -146,3 +146,17 @@ def test_a_refusal_reaches_the_cli_in_its_protocol_and_it_stops(name: str, cli_b
     assert row.status == TrialStatus.agent_error and row.model_calls == 0, row.reason
     end = next(e for e in events if e["event"] == "command_end")
     assert "this trial may use only the model 'sim-strong'" in end["stdout"] + end["stderr"], end  # the CLI said it
+
+
+def test_codex_with_web_search_on_is_refused_and_the_refusal_recorded(cli_backends, tmp_path: Path,
+                                                                      builtin_cases) -> None:
+    """The recipe turns Codex's hosted web search off; turned back on, the proxy refuses the tool (it would run
+    on the provider's servers, off the sandbox's network rule) and records which."""
+    case = next(c for c in builtin_cases if c.id == "py-bugfix-slugify")
+    harness = {**VARIANTS["codex"]["harness"], "run": VARIANTS["codex"]["harness"]["run"].replace(
+        "-m {model}", "-m {model} -c 'web_search=\"live\"'")}
+    row, text, events = _trial(cli_backends["codex"], tmp_path, case, {**VARIANTS["codex"], "harness": harness},
+                               "codex-web-search")
+    refused = [e for e in events if e["event"] == "proxy_refused"]
+    assert refused and all(e["provider_tools"] == ["web_search"] for e in refused), refused
+    assert row.status == TrialStatus.agent_error and row.model_calls == 0, row.reason
