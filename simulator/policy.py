@@ -209,6 +209,7 @@ def offered_tools(tools: object) -> dict[str, dict]:
 # Claude Code's Bash, Codex's unified exec (`exec_command`, cmd) and its older shell tools.
 SHELL_TOOLS = ("bash", "Bash", "exec_command", "shell_command", "shell")
 COMMAND_FIELDS = ("command", "cmd")
+YIELD_MS = 30000  # the longest Codex's exec_command waits before handing back a session to poll
 
 
 def tool_call_for(action: Action, offered: dict[str, dict]) -> tuple[str, str] | None:
@@ -223,7 +224,10 @@ def tool_call_for(action: Action, offered: dict[str, dict]) -> tuple[str, str] |
         field = next((f for f in COMMAND_FIELDS if f in properties), "command")
         kind = properties.get(field, {}).get("type") if isinstance(properties.get(field), dict) else None
         value: object = ["bash", "-lc", action.command or "true"] if kind == "array" else action.command
-        return name, json.dumps({field: value})
+        arguments: dict[str, object] = {field: value}
+        if "yield_time_ms" in properties:  # Codex's unified exec: wait for the command rather than poll it
+            arguments["yield_time_ms"] = YIELD_MS
+        return name, json.dumps(arguments)
     return None
 
 

@@ -8,10 +8,15 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
+from nightshift.experiment.config import HarnessSpec
 from nightshift.harnesses.agent_logs import claude_code_events, codex_events, collect
 from nightshift.protocols import MESSAGES
 from nightshift.simulator.policy import Action, tool_call_for
 from nightshift.trajectory import event_problems
+from nightshift.viewer.steps import read_trajectory
 
 RUN = Action("bash", "Checking.", "ls -la")
 
@@ -25,6 +30,8 @@ def test_the_shell_tool_of_each_cli_is_played_by_its_schema() -> None:
         "Bash", json.dumps({"command": "ls -la"}))
     assert tool_call_for(RUN, {**_tool("write_stdin", {"chars": {}}), **_tool("exec_command", {
         "cmd": {"type": "string"}, "workdir": {}})}) == ("exec_command", json.dumps({"cmd": "ls -la"}))
+    assert json.loads(tool_call_for(RUN, _tool("exec_command", {"cmd": {}, "yield_time_ms": {}}))[1]) == {
+        "cmd": "ls -la", "yield_time_ms": 30000}  # waits for the command instead of polling write_stdin
     assert tool_call_for(RUN, _tool("shell", {"command": {"type": "array", "items": {"type": "string"}}})) == (
         "shell", json.dumps({"command": ["bash", "-lc", "ls -la"]}))
     # nightshift's own bash wins over a CLI's; an unknown tool set carries nothing
@@ -101,8 +108,6 @@ def test_the_collector_reads_jsonl_below_the_folder_and_follows_no_link(tmp_path
 
 
 def test_the_viewer_draws_a_mapped_log_once_beside_the_proxy_record(tmp_path: Path) -> None:
-    from nightshift.viewer.steps import read_trajectory
-
     call = {"id": "c1", "type": "function", "function": {"name": "Bash", "arguments": "{\"command\": \"ls\"}"}}
     lines = [{"event": "model", "step": 1,
               "message": {"role": "assistant", "content": "Looking.", "tool_calls": [call]}},
@@ -118,3 +123,12 @@ def test_the_viewer_draws_a_mapped_log_once_beside_the_proxy_record(tmp_path: Pa
     steps = read_trajectory(path)["steps"]
     assert [(c["id"], c["output"]) for c in steps[0]["calls"]] == [("c1", "a.py")] and steps[0]["notes"] == []
     assert [(c["id"], c["output"]) for c in steps[1]["calls"]] == [("c2", "late")]  # only the log knew it
+
+
+def test_a_log_outside_tmp_or_on_another_kind_is_refused_naming_the_field() -> None:
+    with pytest.raises(ValidationError, match=r"log\.path"):
+        HarnessSpec.model_validate({"kind": "command", "run": "x", "log": {"format": "codex", "path": "/etc"}})
+    with pytest.raises(ValidationError, match="install/run/env/log belong to kind 'command'"):
+        HarnessSpec.model_validate({"kind": "reference", "log": {"format": "codex", "path": "/tmp/x"}})
+    with pytest.raises(ValidationError, match=r"log\.format"):
+        HarnessSpec.model_validate({"kind": "command", "run": "x", "log": {"format": "aider", "path": "/tmp/x"}})
