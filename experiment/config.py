@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from nightshift.contracts import SandboxLimits
 from nightshift.errors import ConfigurationError
@@ -31,8 +31,17 @@ class AgentLog(_Strict):
 
     format: Literal["codex", "claude-code"] = Field(description="'codex': Codex CLI's session JSONL; "
                                                     "'claude-code': Claude Code's JSONL transcript.")
-    path: str = Field(pattern=r"^/tmp/", description="A folder under /tmp inside the sandbox; every *.jsonl "
-                      "below it is read (e.g. /tmp/codex-home/sessions).")
+    path: str = Field(description="A folder under /tmp inside the sandbox; every *.jsonl below it is read "
+                      "(e.g. /tmp/codex-home/sessions).")
+
+    @field_validator("path")
+    @classmethod
+    def _under_tmp(cls, path: str) -> str:
+        if not path.startswith("/tmp/") or ".." in path.split("/"):
+            raise ValueError(f"{path!r} is not a folder under /tmp: nightshift reads an agent's log only from the "
+                             f"sandbox's /tmp; point the agent's log there (e.g. CODEX_HOME=/tmp/codex-home) and set "
+                             f"path to it")
+        return path
 
 
 class HarnessSpec(_Strict):
