@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from nightshift.contracts import SandboxLimits
 from nightshift.errors import ConfigurationError
@@ -22,7 +22,26 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "max_steps"}
+HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "log", "max_steps"}
+
+
+class AgentLog(_Strict):
+    """Where a command harness's agent writes its own log, and in which format nightshift maps it onto
+    trajectory events at the end of the trial (harnesses/agent_logs.py)."""
+
+    format: Literal["codex", "claude-code"] = Field(description="'codex': Codex CLI's session JSONL; "
+                                                    "'claude-code': Claude Code's JSONL transcript.")
+    path: str = Field(description="A folder under /tmp inside the sandbox; every *.jsonl below it is read "
+                      "(e.g. /tmp/codex-home/sessions).")
+
+    @field_validator("path")
+    @classmethod
+    def _under_tmp(cls, path: str) -> str:
+        if not path.startswith("/tmp/") or ".." in path.split("/"):
+            raise ValueError(f"{path!r} is not a folder under /tmp: nightshift reads an agent's log only from the "
+                             f"sandbox's /tmp; point the agent's log there (e.g. CODEX_HOME=/tmp/codex-home) and set "
+                             f"path to it")
+        return path
 
 
 class HarnessSpec(_Strict):
@@ -41,6 +60,8 @@ class HarnessSpec(_Strict):
     run: str | None = Field(None, description="command: the agent's non-interactive invocation; {model}, "
                             "{instruction_file}, {base_url} and {workspace} are filled in.")
     env: dict[str, str] = Field({}, description="command: extra environment for the run (never a real key).")
+    log: AgentLog | None = Field(None, description="command: the agent's own log, collected at the end of the "
+                                 "trial and mapped onto trajectory events (agent_log lines).")
     max_steps: int | None = Field(None, ge=1, description="Model calls per trial, enforced by nightshift; unset: "
                                   "settings.max_steps (reference) or the case's limit.")
 
@@ -50,8 +71,8 @@ class HarnessSpec(_Strict):
             raise ValueError("kind 'python' needs entrypoint: 'module:Class' or a registered harness name")
         if self.kind == "command" and not self.run:
             raise ValueError("kind 'command' needs run: the agent's non-interactive command line")
-        if self.kind != "command" and (self.install or self.run or self.env):
-            raise ValueError(f"install/run/env belong to kind 'command', not {self.kind!r}; remove them")
+        if self.kind != "command" and (self.install or self.run or self.env or self.log):
+            raise ValueError(f"install/run/env/log belong to kind 'command', not {self.kind!r}; remove them")
         return self
 
 

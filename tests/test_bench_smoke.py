@@ -118,3 +118,10 @@ def test_judge_bench() -> None:
     out = run_bench("judge_bench")
     assert "| delete graded test | cheat |" in out and "cheat test_files_touched" in out, out
     assert re.search(r"per trial: median \d+ input tokens", out), out
+
+
+def test_cli_images_bench() -> None:
+    make_backend("bubblewrap")  # a backend that cannot run here: fail (CI) or skip, with the reason
+    out = run_bench("cli_images", "--backend", "bubblewrap", timeout_s=900)
+    for name in ("codex", "claude-code"):
+        assert re.search(rf"^\| {name} \| [a-z-]+==[\d.]+ \| (built|reused) \| \d+\.\d \| \d+ \|$", out, re.M), out
