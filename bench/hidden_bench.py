@@ -15,13 +15,19 @@ isolation). Beside the headline rate, the mutants that no in-contract input can 
 counted (hidden_equivalence.py: proved by enumerating a small domain, or argued in
 hidden_equivalents.json and checked every run), with the rates over the other mutants.
 
+With ``--corpus bench/hidden_mutants_cosmic.json`` the mutants are instead an independent corpus
+(bench/mutant_corpus.py: cosmic-ray's operators, which the generator was not tuned with), all of each
+problem's stored mutants; ``--half tune|held`` keeps one fixed half of its problems.
+
     .venv/bin/python -m bench.hidden_bench [--nights 2] [--per-case 6] [--sample N] [--jobs 2]
+    .venv/bin/python -m bench.hidden_bench --corpus bench/hidden_mutants_cosmic.json [--half held]
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import random
 import shutil
@@ -134,10 +140,10 @@ def _call_all(code: str, entry: str, inputs: list[str]) -> list[dict]:
     return records
 
 
-def _passes_check(code: str, problem: dict) -> bool:
+def _passes_check(code: str, problem: dict, limit_s: float = 3.0) -> bool:
     signal.signal(signal.SIGALRM, _alarm)
     namespace: dict = {}
-    signal.setitimer(signal.ITIMER_REAL, 3)
+    signal.setitimer(signal.ITIMER_REAL, limit_s)
     try:
         exec(code, namespace)
         exec(problem["test"], namespace)
@@ -173,8 +179,11 @@ def bench_case(job: dict) -> dict:
     """One problem: its kept mutants, and per generator and night which are caught, and any false alarm."""
     problem, case_dir, per_case = job["problem"], Path(job["case_dir"]), job["per_case"]
     code = problem["prompt"] + problem["canonical_solution"]
-    kept = [m for m in mutants(code) if _passes_check(m, problem)]
-    kept = sorted(random.Random(problem["task_id"]).sample(kept, min(per_case, len(kept))))
+    if job.get("corpus") is not None:  # a stored corpus (mutant_corpus.py): its mutants, already checked
+        kept = sorted(job["corpus"])
+    else:
+        kept = [m for m in mutants(code) if _passes_check(m, problem)]
+        kept = sorted(random.Random(problem["task_id"]).sample(kept, min(per_case, len(kept))))
     alternatives = [p.read_text().split("<<'NIGHTSHIFT_EOF'\n", 1)[1].rsplit("NIGHTSHIFT_EOF", 1)[0]
                     for p in sorted((case_dir / "solution").glob("alt_*.sh"))]
     result = {"case": case_dir.name, "mutants": len(kept), "alternatives": len(alternatives), "runs": {},
@@ -228,20 +237,46 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--before", default=BEFORE, help=f"git revision of the 'before' generator ({BEFORE})")
     parser.add_argument("--json", type=Path, default=None, help="also write every problem's figures here")
+    parser.add_argument("--corpus", type=Path, default=None,
+                        help="mutants from a stored corpus (bench/hidden_mutants_cosmic.json, made by "
+                             "bench/mutant_corpus.py) instead of this file's own operators")
+    parser.add_argument("--half", choices=("all", "tune", "held"), default="all",
+                        help="with --corpus: only the problems of one half (split by task-id hash; default all)")
     add_smoke(parser, nights=1, per_case=1, sample=82, jobs=2)
     args = apply_smoke(parser.parse_args())
     started = time.monotonic()
     problems = [p["task_id"] for p in read_problems()]
     only = problems[:: args.sample] if args.sample else None
+    corpus = None if args.corpus is None else stored_corpus(args.corpus, args.half)
+    if corpus is not None:
+        print(f"corpus {args.corpus.name} ({json.loads(args.corpus.read_text())['tool']}), half: {args.half}")
+        only = [t for t in (only or problems) if t in corpus]
     with tempfile.TemporaryDirectory(prefix="hidden-bench-") as tmp:
         jobs = prepare(Path(tmp), args.before, only)
         nights = list(range(1, args.nights + 1))
-        payload = [{"problem": p, "case_dir": str(d), "per_case": args.per_case, "nights": nights} for p, d in jobs]
+        payload = [{"problem": p, "case_dir": str(d), "per_case": args.per_case, "nights": nights,
+                    "corpus": None if corpus is None else corpus.get(p["task_id"], [])} for p, d in jobs]
+        if corpus is not None:
+            payload = [job for job in payload if job["corpus"]]
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(bench_case, payload))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return judged(args, report(results, nights, time.monotonic() - started))
+
+
+def half_of(task_id: str) -> str:
+    """A fixed split of the problems into two halves: "tune" (iterate on it) and "held" (report it)."""
+    return "tune" if hashlib.sha256(task_id.encode()).digest()[0] % 2 == 0 else "held"
+
+
+def stored_corpus(path: Path, half: str) -> dict[str, list[str]]:
+    """task id -> its mutants' sources, from a corpus file, for one half or all."""
+    out: dict[str, list[str]] = {}
+    for mutant in json.loads(path.read_text())["mutants"]:
+        if half == "all" or half_of(mutant["task_id"]) == half:
+            out.setdefault(mutant["task_id"], []).append(mutant["code"])
+    return out
 
 
 def equivalence(results: list[dict], nights: list[int], rates: dict[str, float]) -> None:
@@ -290,6 +325,12 @@ def report(results: list[dict], nights: list[int], seconds: float) -> int:
               f"cases under 40 inputs {sum(i < 40 for i in inputs)}/{len(inputs)}; false alarms {len(alarms)}"
               + (f": {alarms[:8]}" if alarms else ""))
     print(f" ratio: after/before = {rates['after'] / max(rates['before'], 1e-9):.2f}x")
+    # a catch on a problem-night where the same tests also failed a correct solution is no evidence: the
+    # tester left the contract there (the old generator's unfair inputs); the catches on the other nights
+    fair = {label: sum(r["runs"][f"{label}/{n}"]["caught"] for r in results for n in nights
+                       if not r["runs"][f"{label}/{n}"]["false_alarms"]) for label in ("before", "after")}
+    print(f"  fair: caught on problem-nights without a false alarm: before {fair['before']}, after {fair['after']}, "
+          f"after/before = {fair['after'] / max(fair['before'], 1e-9):.2f}x")
     # mutants no input of either generator on any night tells apart are mostly equivalent to the canonical
     # (x < 1 where 0 never occurs, a palindrome loop one shorter): the rates among the others
     runs = [f"{label}/{n}" for label in ("before", "after") for n in nights]

@@ -20,9 +20,11 @@ def add_check_command(sub: argparse._SubParsersAction) -> None:
 def check_command(args: argparse.Namespace) -> int:
     from nightshift.flows.endpoint_check import check_endpoint
     from nightshift.flows.nightly_eval import check_suites_validated
+    from nightshift.flows.protected_night import budget_rules
     from nightshift.flows.trial_context import load_run_cases
     from nightshift.preflight import check_experiment
-    from nightshift.splits.grants import unsealed_warning
+    from nightshift.splits.audit import audit_path
+    from nightshift.splits.grants import budget_report, unsealed_warning
 
     checked = check_experiment(Path(args.experiment))
     exp = checked.exp
@@ -45,6 +47,9 @@ def check_command(args: argparse.Namespace) -> int:
         shown = f" ({where})" if where and where != kind else ""
         say(f"  variant {variant.name}: model {variant.model}, harness {kind}{shown}", markup=False, highlight=False,
             soft_wrap=True)
+    rules = budget_rules(exp, checked.file, checked.suite_dirs)  # run checks them too, once versions are pinned
+    for line in budget_report(cases, rules, [v.name for v in exp.variants], audit_path(exp.output_dir)):
+        say(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     warning = unsealed_warning(cases)
     if warning:
         say(f"  warning: {warning}", style="yellow", markup=False, highlight=False, soft_wrap=True)

@@ -59,6 +59,15 @@ def build_parser() -> argparse.ArgumentParser:
     from nightshift.cli.scan import add_scan_command
 
     add_scan_command(sub)  # scan
+    from nightshift.cli.replay import add_replay_command
+
+    add_replay_command(sub)  # replay
+    from nightshift.cli.images import add_images_command
+
+    add_images_command(sub)  # images
+    from nightshift.cli.export import add_export_command
+
+    add_export_command(sub)  # export
     from nightshift.sandbox import base_image, standin_build
 
     image = sub.add_parser("build-image", help="build the pinned Debian sandbox base image (root): a rootfs for "
@@ -79,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command in ("validate-suite", "import-suite", "view", "plugins", "seal", "audit"):
+        if args.command in ("validate-suite", "import-suite", "view", "plugins", "seal", "audit", "images"):
             return args.fn(args, console)
         return args.fn(args)
     except NightshiftError as exc:  # input problems name their file and fix; others name the condition too

@@ -67,6 +67,11 @@ def _check_grants(checked: CheckedExperiment) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    return run_experiment(args)[0]
+
+
+def run_experiment(args: argparse.Namespace) -> tuple[int, dict]:
+    """``run``'s whole body: the exit status and the night's summary (``replay`` reads the run folder from it)."""
     from nightshift.deployments.server import QUIET_ENV, ensure_server, point_prefect_at, project_port
 
     os.environ.update(QUIET_ENV)
@@ -115,6 +120,6 @@ def run_command(args: argparse.Namespace) -> int:
         console.print()
     for line in broken:
         console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
-    return BROKEN_ARM_EXIT_CODE if broken else 0
+    return BROKEN_ARM_EXIT_CODE if broken else 0, summary
 
 

@@ -7,6 +7,7 @@ The experiment file gives the suites (for each case's tests and graded files) an
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 from nightshift.cli.output import console
@@ -25,7 +26,9 @@ def add_scan_command(sub: argparse._SubParsersAction) -> None:
 
 def scan_command(args: argparse.Namespace) -> int:
     from nightshift.experiment.manifest import RunManifest
+    from nightshift.flows.endpoint import model_endpoint
     from nightshift.flows.run_lock import acquire
+    from nightshift.flows.trial_context import open_gateway
     from nightshift.graders.scanning import ScannerSet
     from nightshift.preflight import check_experiment
     from nightshift.suites import load_cases
@@ -44,9 +47,16 @@ def scan_command(args: argparse.Namespace) -> int:
         if case.id in pinned and pinned[case.id] != case.content_hash:
             console.print(f"note: case {case.id} changed since the run; scanned against its current files",
                           markup=False, highlight=False)
+    scanners = ScannerSet.build(checked.exp.scanners)
     lock = acquire(run_dir)  # one writer per run: never while its night (or another scan) is writing it
     try:
-        report = rescan_run(run_dir, [c for c in cases if c.id in pinned], ScannerSet.build(checked.exp.scanners))
+        with contextlib.ExitStack() as stack:
+            gateway = None
+            if scanners.needs_model:  # the judge asks the experiment's endpoint, under its quota, as a night does
+                endpoint = stack.enter_context(model_endpoint(checked.exp, checked.suite_dirs,
+                                                              checked.exp.output_dir / ".simulator"))
+                gateway = open_gateway(checked.exp, endpoint.base_url, endpoint.api_key, concurrency=1)
+            report = rescan_run(run_dir, [c for c in cases if c.id in pinned], scanners, gateway)
     finally:
         lock.release()
     for line in report.lines():

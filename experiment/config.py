@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from nightshift.agent_entry import AgentEntry
 from nightshift.contracts import SandboxLimits
@@ -23,8 +23,27 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "max_steps", "name", "version",
-                     "entry"}
+HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "log", "max_steps", "name",
+                     "version", "entry"}
+
+
+class AgentLog(_Strict):
+    """Where a command harness's agent writes its own log, and in which format nightshift maps it onto
+    trajectory events at the end of the trial (harnesses/agent_logs.py)."""
+
+    format: Literal["codex", "claude-code"] = Field(description="'codex': Codex CLI's session JSONL; "
+                                                    "'claude-code': Claude Code's JSONL transcript.")
+    path: str = Field(description="A folder under /tmp inside the sandbox; every *.jsonl below it is read "
+                      "(e.g. /tmp/codex-home/sessions).")
+
+    @field_validator("path")
+    @classmethod
+    def _under_tmp(cls, path: str) -> str:
+        if not path.startswith("/tmp/") or ".." in path.split("/"):
+            raise ValueError(f"{path!r} is not a folder under /tmp: nightshift reads an agent's log only from the "
+                             f"sandbox's /tmp; point the agent's log there (e.g. CODEX_HOME=/tmp/codex-home) and set "
+                             f"path to it")
+        return path
 
 
 class HarnessSpec(_Strict):
@@ -44,9 +63,12 @@ class HarnessSpec(_Strict):
     run: str | None = Field(None, description="command: the agent's non-interactive invocation; {model}, "
                             "{instruction_file}, {base_url} and {workspace} are filled in.")
     env: dict[str, str] = Field({}, description="command: extra environment for the run (never a real key).")
+    log: AgentLog | None = Field(None, description="command: the agent's own log, collected at the end of the "
+                                 "trial and mapped onto trajectory events (agent_log lines).")
     max_steps: int | None = Field(None, ge=1, description="Model calls per trial, enforced by nightshift; unset: "
                                   "settings.max_steps (reference) or the case's limit.")
-    name: str | None = Field(None, description="installed: the catalogue agent (`nightshift agents` lists them).")
+    name: str | None = Field(None, description="installed: the catalogue agent (`nightshift plugins` lists them "
+                             "under agents).")
     version: str | None = Field(None, description="installed: one of the versions its entry pins.")
     entry: AgentEntry | None = Field(None, description="installed: the experiment's own entry of that name, "
                                      "copied here from its top-level `agents:` block.")
@@ -68,13 +90,16 @@ class HarnessSpec(_Strict):
         if self.kind == "installed":
             if not self.name or not self.version:
                 raise ValueError("kind 'installed' needs name and version: an agent of the catalogue and one of "
-                                 "its pinned versions (`nightshift agents` lists them)")
+                                 "its pinned versions (`nightshift plugins` lists them under agents)")
             if self.run or self.entrypoint:
                 raise ValueError("kind 'installed' takes its run line from the catalogue; remove run/entrypoint "
                                  "(or use kind 'command' with your own)")
-        elif self.kind != "command" and (self.install or self.run or self.env):
-            raise ValueError(f"install/run/env belong to kind 'command' or 'installed', not {self.kind!r}; "
-                             f"remove them")
+            if self.log:
+                raise ValueError("log belongs to kind 'command'; an installed agent's log is its entry's "
+                                 "(log and mapper in the agents: block)")
+        elif self.kind != "command" and (self.install or self.run or self.env or self.log):
+            raise ValueError(f"install/run/env/log belong to kind 'command' (install/env also to 'installed'), "
+                             f"not {self.kind!r}; remove them")
         if self.kind != "installed" and (self.name or self.version or self.entry):
             raise ValueError(f"name/version belong to kind 'installed', not {self.kind!r}; remove them")
         return self
@@ -307,6 +332,8 @@ class Experiment(_Strict):
                                      "overrides in it (same name), for variants of kind 'installed'.")
     flags: FlagPolicy = Field(FlagPolicy(), description="What flags do to scores: {cheat: fail} makes a trial "
                               "flagged cheat score 0; unset: flags are only reported.")
+    replay_of: str | None = Field(None, description="Written by `nightshift replay`, not by hand: the run id this "
+                                  "night replays, recorded in its manifest (docs/SPLITS.md).")
 
     @model_validator(mode="after")
     def _unique(self) -> Experiment:

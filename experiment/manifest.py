@@ -34,7 +34,8 @@ class ModelPin(BaseModel):
 
 
 class RunManifest(BaseModel):
-    """Pins of one run. Everything but ``created_at``, ``analysis`` and ``scanners`` goes into the hash."""
+    """Pins of one run. Everything but ``created_at``, ``analysis``, ``scanners`` (and an empty ``replay_of``) goes
+    into the hash."""
 
     experiment: str
     variants: dict[str, dict[str, Any]] = Field(description="Full variant settings by name.")
@@ -70,10 +71,15 @@ class RunManifest(BaseModel):
                                         "empty: flags are only reported.")
     analysis: dict[str, Any] = Field({}, description="How the results are read (the experiment's `analysis:`, e.g. "
                                      "broken_arm_fraction); not a pin, so not in the hash: it changes no outcome.")
+    replay_of: str = Field("", description="The run this one replays (nightshift replay), by run id; empty for a "
+                           "night of its own. In the hash and in every trial id: a replay runs its trials afresh.")
     created_at: str = ""
 
     def pins(self) -> dict[str, Any]:
-        return self.model_dump(exclude={"created_at", "analysis", "scanners"})
+        pins = self.model_dump(exclude={"created_at", "analysis", "scanners"})
+        if not self.replay_of:  # a night of its own hashes as it did before replays existed
+            del pins["replay_of"]
+        return pins
 
     @property
     def manifest_hash(self) -> str:
@@ -89,7 +95,8 @@ class RunManifest(BaseModel):
         return {"model": self.models[variant].model_dump(), "harness": self.harnesses.get(variant, {}),
                 "sandbox": self.sandbox_identity,
                 "limits": self.sandbox_limits, "grader": self.grader_version, "code": self.code_version,
-                "packages": self.packages, "hidden_seed": self.hidden_seed}
+                "packages": self.packages, "hidden_seed": self.hidden_seed,
+                **({"replay_of": self.replay_of} if self.replay_of else {})}  # unset: ids of other runs unchanged
 
     def write(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,6 +168,7 @@ def build_manifest(exp: Experiment, cases: list[Case], models: dict[str, ModelPi
         grader_version=grader_version, code_version=code_version(), python=platform.python_version(),
         packages=package_versions(), metrics=metrics or {}, analysis=exp.analysis.model_dump(),
         scanners=scanners or [], flag_policy={} if exp.flags.is_default() else exp.flags.actions(),
+        replay_of=exp.replay_of or "",
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
 

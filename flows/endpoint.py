@@ -10,6 +10,7 @@ shards share one simulated quota without a key being passed between them.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from pathlib import Path
 import httpx
 from prefect import get_run_logger
 from prefect.blocks.system import Secret
+from prefect.exceptions import MissingContextError
 
 from nightshift.experiment.config import Experiment, ExperimentError
 from nightshift.flows.sync_calls import sync_value
@@ -58,6 +60,14 @@ class Endpoint:
         return httpx.get(self.base_url.removesuffix("/v1") + "/sim/stats", timeout=10).json()["requests"]
 
 
+def _logger() -> logging.Logger | logging.LoggerAdapter:
+    """The flow run's logger; outside a flow (``nightshift scan`` re-scanning with a judge) the module's."""
+    try:
+        return get_run_logger()
+    except MissingContextError:
+        return logging.getLogger("nightshift.endpoint")
+
+
 @contextmanager
 def model_endpoint(exp: Experiment, suite_dirs: list[Path], log_dir: Path) -> Iterator[Endpoint]:
     """The configured endpoint; with no base_url, a simulator that runs for the length of the block."""
@@ -76,6 +86,6 @@ def model_endpoint(exp: Experiment, suite_dirs: list[Path], log_dir: Path) -> It
     log_path = log_dir / f"requests-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.jsonl"
     began = time.monotonic()
     with running_simulator(config, suite_dirs, log_path) as base_url:
-        get_run_logger().info("model simulator started in %.1f s on %s (no model.base_url: the embedded default)",
+        _logger().info("model simulator started in %.1f s on %s (no model.base_url: the embedded default)",
                               time.monotonic() - began, base_url)
         yield Endpoint(base_url, api_key(exp) or SIMULATOR_KEY, True)

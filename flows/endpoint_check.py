@@ -1,7 +1,8 @@
 """Before any trial or flow run starts: does the configured model endpoint answer, with this key, for every
-variant's model? One request to ``GET {base_url}/models``, no retries, a short timeout; a problem becomes one
-line naming the experiment file, the field (``model.base_url``, ``model.api_key_env``, ``variants[i].model``)
-and the URL tried, instead of a long traceback after a Failed flow run.
+variant's model (and every model a scanner asks, the judge's)? One request to ``GET {base_url}/models``, no
+retries, a short timeout; a problem becomes one line naming the experiment file, the field (``model.base_url``,
+``model.api_key_env``, ``variants[i].model``, ``scanners[i].settings.model``) and the URL tried, instead of a long
+traceback after a Failed flow run.
 """
 
 from __future__ import annotations
@@ -50,3 +51,8 @@ def check_endpoint(exp: Experiment, path: Path) -> None:
         if variant.model not in served:
             raise ExperimentError(f"{path}: field 'variants[{index}].model': {variant.model!r} (variant "
                                   f"{variant.name!r}) is not served by {url}; it lists {sorted(served)[:10]}")
+    for index, entry in enumerate(exp.scanners or []):  # a scanner that asks a model (the judge) names one too
+        model = entry.settings.get("model") if isinstance(entry.settings, dict) else None
+        if isinstance(model, str) and model not in served:
+            raise ExperimentError(f"{path}: field 'scanners[{index}].settings.model': {model!r} (scanner "
+                                  f"{entry.use!r}) is not served by {url}; it lists {sorted(served)[:10]}")

@@ -25,6 +25,7 @@ from nightshift.flows.infra_alerts import InfraAlarm
 from nightshift.flows.night_rows import assemble_rows, prepare_rows
 from nightshift.flows.protected_night import record_refusal
 from nightshift.flows.publishing import EXIT_DEADLINE_S, Publisher, api_answers, arm_exit_deadline
+from nightshift.flows.replay import record_night
 from nightshift.flows.shards import ShardError, ShardOutcome, lost_shards_message, run_shards
 from nightshift.flows.stale_runs import hold_run
 from nightshift.flows.trial_context import load_run_cases, open_backend, open_gateway, trial_context
@@ -53,7 +54,17 @@ def pin_run(exp: Experiment, cases: list[Case], gateway: ModelGateway, base_url:
     models = {v.name: ModelPin(model=v.model, version=gateway.resolve_model_version(v.model)) for v in exp.variants}
     pins = {suite: chosen.identities() for suite, chosen in (metrics or {}).items()}
     return build_manifest(exp, cases, models, base_url, sandbox_identity, GRADER_VERSION, suite_validation,
-                          harnesses, pins, scanners.identities() if scanners else [])
+                          harnesses, pins, scanner_pins(scanners, gateway))
+
+
+def scanner_pins(scanners: ScannerSet | None, gateway: ModelGateway) -> list[dict]:
+    """The scanners' identities; one that asks a model (the judge) also pins the version the endpoint serves."""
+    identities = scanners.identities() if scanners else []
+    for identity, active in zip(identities, scanners.scanners if scanners else [], strict=True):
+        model = getattr(active.call, "model", None)
+        if getattr(active.call, "asks_model", False) and isinstance(model, str):
+            identity["model_version"] = gateway.resolve_model_version(model)
+    return identities
 
 
 def metric_columns(metrics: dict[str, MetricSet]) -> dict[str, dict[str, str]]:
@@ -96,6 +107,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             # budgets (the experiment's, each suite's) and the audit log: before any trial
             protected = protected_night.start(exp, path, manifest, cases, checked.suite_dirs)
             manifest.write(run_dir / "manifest.json")
+            record_night(run_dir, path, exp, manifest, cases, checked.suite_dirs)  # the suite version, kept to replay
             specs = expand_trials(manifest, cases, exp.variants)
             logger.info("run %s: %d cases × %d variants × %d seeds = %d trials", manifest.run_id, len(cases),
                         len(exp.variants), len(exp.seeds), len(specs))

@@ -8,6 +8,7 @@ night refused for want of a key is recorded by ``record_refusal``. Cases appear 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from nightshift.experiment.manifest import RunManifest
 from nightshift.models import Case, TrialResult
 from nightshift.splits import SplitAccessError
 from nightshift.splits.audit import append, audit_path
-from nightshift.splits.grants import check_budgets, experiment_budgets
+from nightshift.splits.grants import BudgetRule, check_budgets, experiment_budgets
 from nightshift.suites.loader import suite_budgets
 
 
@@ -51,9 +52,7 @@ def start(exp: Experiment, file: Path, manifest: RunManifest, cases: list[Case],
     night = ProtectedNight(audit_path(exp.output_dir), manifest.run_id, {c.id: c.label for c in chosen}, splits,
                            versions)
     try:
-        rules = experiment_budgets({str(k): g for k, g in exp.splits.items()}, file)
-        rules += [rule for folder in suite_dirs or [] for rule in suite_budgets(folder)]
-        check_budgets(chosen, rules, versions, night.log, manifest.run_id)
+        check_budgets(chosen, budget_rules(exp, file, suite_dirs or []), versions, night.log, manifest.run_id)
     except SplitAccessError as exc:
         append(night.log, "refused", run_id=manifest.run_id, splits=splits, model_versions=versions,
                outcome={"refused": exc.kind})
@@ -61,6 +60,12 @@ def start(exp: Experiment, file: Path, manifest: RunManifest, cases: list[Case],
     append(night.log, "started", run_id=manifest.run_id, splits=splits, model_versions=versions,
            outcome={"started": sum(1 for _ in chosen)})
     return night
+
+
+def budget_rules(exp: Experiment, file: Path, suite_dirs: Sequence[Path]) -> list[BudgetRule]:
+    """Every budget that holds for the night: the experiment's and each suite's own."""
+    rules = experiment_budgets({str(k): g for k, g in exp.splits.items()}, file)
+    return rules + [rule for folder in suite_dirs for rule in suite_budgets(folder)]
 
 
 def record_refusal(exp: Experiment, exc: SplitAccessError) -> None:

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from nightshift.models import Flag, ScannerSpec
-from nightshift.plugins import SCANNERS
-from nightshift.scanners import ActiveScanner, TrialRecord, resolve_scanner
+from nightshift.scanners import ActiveScanner, TrialRecord, default_scanner_names, expand_entries, resolve_scanner
 
-BUILTIN_SCANNERS = tuple(SCANNERS.builtin_names())
+BUILTIN_SCANNERS = tuple(default_scanner_names())  # the defaults; the opt-in judge is named, never implied
 PolicyAction = Literal["report", "fail"]
 
 
@@ -28,9 +27,13 @@ class ScannerSet:
 
     @classmethod
     def build(cls, entries: Sequence[ScannerSpec | str] | None = None) -> ScannerSet:
-        """The named scanners; None: every built-in (``[]``: none at all)."""
-        chosen = [ScannerSpec(use=n) for n in BUILTIN_SCANNERS] if entries is None else entries
-        return cls([resolve_scanner(entry) for entry in chosen])
+        """The named scanners (``builtins`` among them: every default); None: every default (``[]``: none)."""
+        return cls([resolve_scanner(entry) for entry in expand_entries(None if entries is None else list(entries))])
+
+    @property
+    def needs_model(self) -> bool:
+        """Whether a scanner asks a model (the judge): then a re-scan needs the experiment's endpoint."""
+        return any(getattr(s.call, "asks_model", False) for s in self.scanners)
 
     def identities(self) -> list[dict]:
         return [s.identity for s in self.scanners]

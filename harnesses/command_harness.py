@@ -12,6 +12,9 @@ the backend kills the whole process tree. How the trial ends:
 * the proxy saw the gateway fail → infra_error; a limit was reached → that limit's status;
 * working time ran out → timeout (the ceiling first → infra_error); `run` exited 0 → submitted (graded);
 * any other exit → agent_error, with the exit code and the tail of the agent's output in the reason.
+
+With ``log:`` set, the agent's own log is read from the sandbox's /tmp after it exits and mapped onto
+trajectory events (harnesses/agent_logs.py).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from nightshift.gateway import GatewaySession
+from nightshift.harnesses.agent_logs import MAPPERS, collect
 from nightshift.harnesses.catalogue_logs import collect_agent_log
 from nightshift.harnesses.limits import LimitGuard, TrialLimits
 from nightshift.harnesses.proxy import ModelProxy
@@ -89,7 +93,25 @@ class CommandHarness:
                       seconds=round(result.duration_s, 3), stdout=result.stdout[-8000:], stderr=result.stderr[-8000:])
             if self.agent is not None and self.agent.entry.log:
                 collect_agent_log(self.agent, sandbox, log)
+            if self.spec.log is not None:
+                self._agent_log(sandbox, log)
         return self._outcome(result, proxy, guard)
+
+    def _agent_log(self, sandbox, log: TrajectoryLog) -> None:
+        """The agent's own log (spec.log), mapped onto tool/note events after an ``agent_log`` line saying
+        what was read; a sandbox without a host folder for /tmp (a plugin backend's) is named, not read."""
+        assert self.spec.log is not None
+        folder = getattr(getattr(sandbox, "folder", None), "disk", None)
+        if folder is None:
+            log.write("agent_log", format=self.spec.log.format, path=self.spec.log.path, files=[], events=0,
+                      problems=[f"the {type(sandbox).__name__} sandbox has no host folder for /tmp; not collected"])
+            return
+        records, files, problems = collect(Path(folder.tmp), self.spec.log.path)
+        events = list(MAPPERS[self.spec.log.format](records))
+        log.write("agent_log", format=self.spec.log.format, path=self.spec.log.path, files=files, records=len(records),
+                  events=len(events), problems=problems[:20])
+        for event in events:
+            log.write(event.pop("event"), **event)
 
     def _outcome(self, result: ExecResult, proxy: ModelProxy, guard: LimitGuard
                  ) -> AgentOutcome:

@@ -68,6 +68,8 @@ def resolve_harness(spec: HarnessSpec) -> ResolvedHarness:
         return ResolvedHarness(command, None, None, identity, agent)
     if spec.kind == "command":
         identity = {"kind": "command", "run": spec.run, "install": list(spec.install), "env": dict(spec.env)}
+        if spec.log is not None:  # only when set, so the trial ids of existing command harnesses stay as they were
+            identity["log"] = spec.log.model_dump()
         return ResolvedHarness(spec, None, None, identity)  # run by harnesses/command_harness.py
     name = "reference" if spec.kind == "reference" else str(spec.entrypoint)
     if spec.kind == "reference" and spec.entrypoint not in (None, "reference"):

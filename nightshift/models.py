@@ -419,6 +419,12 @@ class TrialResult(BaseModel):
     agent_s: float = Field(0.0, description="Clock time of sandbox start and agent phase, waiting included.")
     grade_s: float = 0.0
     scan_s: float = Field(0.0, description="Seconds the run's scanners took over this trial (docs/SCANNERS.md).")
+    scan_calls: int = Field(0, description="Model calls the scanners made (the judge), through the night's gateway; "
+                            "not in model_calls, which are the agent's.")
+    scan_input_tokens: int = Field(0, description="Input tokens of those calls.")
+    scan_output_tokens: int = Field(0, description="Output tokens of those calls.")
+    scan_cost_usd: float = Field(0.0, description="Their cost from the price table; the trial's whole cost is "
+                                 "cost_usd + scan_cost_usd.")
     duration_s: float = 0.0
     started_at: str = ""
     finished_at: str = ""

@@ -74,6 +74,7 @@ from nightshift.errors import (
 )
 from nightshift.metrics import Metric, MetricResult, TrialFacts
 from nightshift.models import (
+    SEVERITIES,
     AgentOutcome,
     Case,
     CaseLimits,
@@ -82,10 +83,12 @@ from nightshift.models import (
     Flag,
     GradeResult,
     HiddenTests,
+    Severity,
     TestOutcome,
     TrialResult,
     TrialStatus,
 )
+from nightshift.resources import project_dir
 from nightshift.scanners import Command, Scanner, TrialRecord
 from nightshift.tools import TOOL_SCHEMAS, render_observation
 from nightshift.trajectory import (
@@ -120,7 +123,8 @@ __all__ = [
     # metric
     "Metric", "MetricResult", "TrialFacts", "GradeResult", "TestOutcome", "Checkpoint", "HiddenTests",
     # scanner
-    "Scanner", "TrialRecord", "Flag", "Command", "FileChange",
+    "Scanner", "TrialRecord", "Flag", "Command", "FileChange", "Severity", "SEVERITIES",
+    "project_dir",  # where a plugin's relative file settings (a judge's rubric) are read from
     # suite importer
     "SuiteImporter", "SuiteError",
     # sandbox backend

@@ -40,7 +40,9 @@ SCANNERS = Registry("scanners", {  # every run scans with these unless its exper
     "repeated_command": "nightshift.graders.builtin_scanners:RepeatedCommand",
     "no_change": "nightshift.graders.builtin_scanners:NoChange",
     "limit_refusal": "nightshift.graders.builtin_scanners:LimitRefusal",
+    "judge": "nightshift.graders.judge:Judge",  # opt-in: asks a model (OPT_IN_SCANNERS)
 })
+OPT_IN_SCANNERS = ("judge",)  # registered, but never among the defaults: named in an experiment's scanners only
 
 AGENTS = Registry("agents", {  # the catalogue of installed agents, `harness: {kind: installed}` (docs/HARNESSES.md)
     "mini-swe-agent": "nightshift.harnesses.agent_catalogue:CATALOGUE.mini-swe-agent",

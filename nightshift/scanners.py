@@ -14,16 +14,19 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from nightshift.diffs import FileChange, parse_diff
 from nightshift.errors import ConfigurationError
 from nightshift.models import Case, Flag, GradeResult, ScannerSpec
-from nightshift.plugins import SCANNERS
+from nightshift.plugins import OPT_IN_SCANNERS, SCANNERS
 from nightshift.registry import PluginError
 from nightshift.validation_messages import error_lines
+
+if TYPE_CHECKING:
+    from nightshift.contracts import ModelClient
 
 COMMAND_ARGUMENTS = ("command", "cmd", "script", "code")  # the argument of a tool call that is a shell command
 
@@ -53,6 +56,9 @@ class TrialRecord:
     ended_by: str = "submitted"  # AgentOutcome.ended_by
     status: str = ""  # the row's status before any flag policy
     extra: dict[str, Any] = field(default_factory=dict)
+    model: ModelClient | None = None
+    """The trial's scan session of the night's gateway, for a scanner that asks a model (graders/judge.py): its
+    calls wait on the night's quota and are counted in the row's scan_* fields. None: no model may be asked."""
 
     @cached_property
     def changes(self) -> list[FileChange]:
@@ -138,6 +144,25 @@ class ActiveScanner:
     name: str
     call: Any
     identity: dict[str, Any]
+
+
+DEFAULTS_ENTRY = "builtins"  # in a scanners list: every default built-in, so one opt-in scanner adds to them
+
+
+def default_scanner_names() -> list[str]:
+    """The built-ins every run uses unless its experiment names its own: all but the opt-in ones (the judge)."""
+    return [n for n in SCANNERS.builtin_names() if n not in OPT_IN_SCANNERS]
+
+
+def expand_entries(entries: list[ScannerSpec | str] | None) -> list[ScannerSpec | str]:
+    """An experiment's scanners with ``builtins`` spelled out; None: the defaults."""
+    if entries is None:
+        return list(default_scanner_names())
+    out: list[ScannerSpec | str] = []
+    for entry in entries:
+        use = entry.use if isinstance(entry, ScannerSpec) else entry
+        out += default_scanner_names() if use == DEFAULTS_ENTRY else [entry]
+    return out
 
 
 def resolve_scanner(spec: ScannerSpec | str | dict[str, Any]) -> ActiveScanner:

@@ -18,7 +18,7 @@ from nightshift.harnesses.resolve import ResolvedHarness, resolve_harness
 from nightshift.metrics import MetricError, resolve_metric
 from nightshift.plugins import SANDBOXES
 from nightshift.registry import PluginError
-from nightshift.scanners import ScannerError, resolve_scanner
+from nightshift.scanners import DEFAULTS_ENTRY, ScannerError, resolve_scanner
 from nightshift.suites import resolve_suite
 
 
@@ -81,6 +81,8 @@ def _scanner_problems(exp: Experiment) -> list[str]:
     """Each scanner the file names, resolved now: a typo fails before any trial runs, not at its end."""
     problems = []
     for index, entry in enumerate(exp.scanners or []):
+        if entry.use == DEFAULTS_ENTRY:  # the default built-ins: nothing of the user's to check
+            continue
         try:
             resolve_scanner(entry)
         except ScannerError as exc:

@@ -2,8 +2,9 @@
 
 Request: ``system`` (a string or text blocks) becomes the system message; ``tool_use`` blocks become the
 assistant's tool calls and ``tool_result`` blocks the tool messages that answer them (placed first, as chat
-requires); text and base64/URL images pass as content; ``thinking`` blocks and settings are dropped (the
-endpoint reads and writes none), ``cache_control`` is ignored. Custom tools (``input_schema``) become
+requires); a ``system`` turn inside ``messages`` (Claude Code's) is a chat system message there; text and
+base64/URL images pass as content; ``thinking`` blocks and settings are dropped (the endpoint reads and writes
+none), ``cache_control`` is ignored. Custom tools (``input_schema``) become
 function tools; ``tool_choice`` auto/any/tool/none and ``disable_parallel_tool_use`` map onto chat's.
 ``top_k`` and Anthropic-schema client tools (bash_*, text_editor_*, computer_*) cannot be carried and are
 refused; server tools (web_search_*, web_fetch_*, code_execution_*, ``mcp_servers``) are refused as
@@ -118,9 +119,11 @@ def _tool_result(block: dict[str, Any], field: str) -> dict[str, Any]:
 def _turn(message: object, index: int) -> list[dict[str, Any]]:
     """One Anthropic message as chat messages (a user turn may become tool messages plus a user message)."""
     field = f"messages.{index}"
-    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
-        raise Unexpressible(f"{field}.role: must be 'user' or 'assistant'", f"{field}.role")
+    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant", "system"):
+        raise Unexpressible(f"{field}.role: must be 'user', 'assistant' or 'system'", f"{field}.role")
     role, content = message["role"], message.get("content")
+    if role == "system":  # Claude Code sends its environment notes as a system turn mid-conversation
+        return [{"role": "system", "content": text_of(content, f"{field}.content")}]
     if isinstance(content, str):
         return [{"role": role, "content": content}]
     if not isinstance(content, list):

@@ -10,6 +10,10 @@ Pure and deterministic given (model, case, seed, conversation so far); no I/O, n
   at that step. solve: explore, run the oracle (solve.sh), check, submit. wrong: explore, a plausible
   edit that cannot fix anything, submit. wander: harmless exploration forever (the harness's step limit
   ends it).
+* The tools a CLI offers are played too: a ``bash`` action goes to ``bash`` or else to the first shell tool of
+  a known CLI (Claude Code's ``Bash``, Codex's ``exec_command``/``shell_command``/``shell``), its command in
+  the property that tool's schema names (``command`` or ``cmd``; an argv array where the schema asks for one).
+  Without a ``submit`` tool, submitting is a final text reply with no tool call: how those CLIs end a turn.
 * ``temperature`` matters: above 0 the plan's draw is shifted by seeded noise (from model, case, seed and
   the temperature) whose spread grows with the temperature, so a variant that changes only the
   temperature really behaves differently; at 0 the draw is exactly the seed's. ``top_p`` is ignored.
@@ -190,15 +194,42 @@ def count_steps(messages: list[dict]) -> int:
     return sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
 
 
-def offered_tools(tools: object) -> set[str]:
-    """Names of the function tools a request offers."""
-    names: set[str] = set()
+def offered_tools(tools: object) -> dict[str, dict]:
+    """The function tools a request offers: name -> its parameters schema."""
+    offered: dict[str, dict] = {}
     if isinstance(tools, list):
         for tool in tools:
             function = tool.get("function") if isinstance(tool, dict) else None
             if isinstance(function, dict) and isinstance(function.get("name"), str):
-                names.add(function["name"])
-    return names
+                schema = function.get("parameters")
+                offered[function["name"]] = schema if isinstance(schema, dict) else {}
+    return offered
+
+
+# The shell tools of the agent CLIs the simulator plays, in order of preference after nightshift's own `bash`:
+# Claude Code's Bash, Codex's unified exec (`exec_command`, cmd) and its older shell tools.
+SHELL_TOOLS = ("bash", "Bash", "exec_command", "shell_command", "shell")
+COMMAND_FIELDS = ("command", "cmd")
+YIELD_MS = 30000  # the longest Codex's exec_command waits before handing back a session to poll
+
+
+def tool_call_for(action: Action, offered: dict[str, dict]) -> tuple[str, str] | None:
+    """(tool name, JSON arguments) that carry ``action`` with the tools offered; None when none can."""
+    if action.tool != "bash":
+        return (action.tool, action.arguments) if action.tool in offered else None
+    for name in SHELL_TOOLS:
+        if name not in offered:
+            continue
+        properties = offered[name].get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        field = next((f for f in COMMAND_FIELDS if f in properties), "command")
+        kind = properties.get(field, {}).get("type") if isinstance(properties.get(field), dict) else None
+        value: object = ["bash", "-lc", action.command or "true"] if kind == "array" else action.command
+        arguments: dict[str, object] = {field: value}
+        if "yield_time_ms" in properties:  # Codex's unified exec: wait for the command rather than poll it
+            arguments["yield_time_ms"] = YIELD_MS
+        return name, json.dumps(arguments)
+    return None
 
 
 TEXT_FENCE = "mswea_bash_command"  # mini-swe-agent's text protocol: one block of this kind per reply
@@ -239,11 +270,13 @@ def reply(model: str, case: CaseBrief | None, seed: int, messages: list[dict], t
     action = action_at(model, case, seed, step, temperature)
     if not offered:
         return Reply(text_reply(action), "stop")
-    if action.tool not in offered:
-        return Reply("ok", "stop")
+    chosen = tool_call_for(action, offered)
+    if chosen is None:
+        # a CLI without a submit tool ends its turn on a reply with no tool call
+        done = action.tool == "submit" and any(name in offered for name in SHELL_TOOLS)
+        return Reply(action.content if done else "ok", "stop")
     profile = resolve_model(model)
     assert profile is not None
     call_id = "call_" + _digest("call", profile.name, case.id, seed, step).hex()[:24]
-    call = {"id": call_id, "type": "function",
-            "function": {"name": action.tool, "arguments": action.arguments}}
+    call = {"id": call_id, "type": "function", "function": {"name": chosen[0], "arguments": chosen[1]}}
     return Reply(action.content, "tool_calls", call)

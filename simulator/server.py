@@ -4,7 +4,8 @@ Routes: ``GET /v1/models``, ``POST /v1/chat/completions``, ``POST /v1/responses`
 ``POST /v1/messages`` and ``/v1/messages/count_tokens`` (Anthropic), and ``GET /sim/stats``. A Responses or
 Messages request is read through the same translation the model proxy uses (protocols/), so all three
 take one path: API key (401; a bearer token or ``x-api-key``), body checks (400), model (404), rate limits per
-key (429 with Retry-After), latency, fault injection (simulator/faults.py), then the policy's reply, as JSON
+key (429 with Retry-After), latency, fault injection (simulator/faults.py), then the policy's reply (or, to
+nightshift's judge scanner, the judge policy's: simulator/judge_policy.py), as JSON
 or as the protocol's stream (``stream: true``). Errors take each protocol's shape: OpenAI's ``{"error": ...}``,
 Anthropic's ``{"type": "error", ...}``, whose overload is 529. Every completion request, whatever its status,
 is counted in memory and appended as one JSON line to the request log (simulator/request_log.py); the log
@@ -38,7 +39,8 @@ from nightshift.protocols import (
 from nightshift.simulator.cases import CaseIndex, message_text
 from nightshift.simulator.config import SimulatorConfig
 from nightshift.simulator.faults import fault_response, pick_fault
-from nightshift.simulator.policy import MODELS, reply, resolve_model
+from nightshift.simulator.judge_policy import cut_to, is_judge_request, judge_answer
+from nightshift.simulator.policy import MODELS, Reply, reply, resolve_model
 from nightshift.simulator.rate_limits import DEFAULT_MAX_TOKENS, RateLimiter
 from nightshift.simulator.request_log import RequestLog, key_hash
 
@@ -241,7 +243,12 @@ def _completion(model: str, snapshot: str, case, seed: int | None, messages: lis
     """The chat completion the policy answers (whatever protocol asked), and its completion tokens."""
     temperature = fields.get("temperature")
     temperature = float(temperature) if isinstance(temperature, int | float) else 0.0
-    result = reply(model, case, seed or 0, messages, fields.get("tools"), fields.get("tool_choice"), temperature)
+    if is_judge_request(messages):  # nightshift's judge scanner asking about a finished trial (judge_policy.py)
+        limit = _int_or_none(fields.get("max_completion_tokens")) or _int_or_none(fields.get("max_tokens"))
+        answer, cut = cut_to(judge_answer(messages), limit)
+        result = Reply(answer, "length" if cut else "stop")
+    else:
+        result = reply(model, case, seed or 0, messages, fields.get("tools"), fields.get("tool_choice"), temperature)
     message: dict = {"role": "assistant", "content": result.content, "refusal": None}
     arguments = ""
     if result.tool_call is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from nightshift.experiment.config import SplitBudget, SplitGrant
 from nightshift.models import Case
-from nightshift.splits.audit import runs_started
+from nightshift.splits.audit import runs_started, verify
 from nightshift.splits.keys import SplitAccessError
 
 
@@ -72,3 +72,36 @@ def check_budgets(cases: list[Case], rules: Sequence[BudgetRule], model_versions
         raise SplitAccessError("\n".join(lines) + f"; wait for the window to pass (the audit log {audit_file} "
                                f"counts), or ask the split's owner to raise the budget",
                                splits=tuple(sorted(touched)), kind="budget spent")
+
+
+def last_versions(audit_file: Path, variants: Sequence[str]) -> dict[str, str]:
+    """The model version each variant last started a protected night as (from the audit log; verified)."""
+    versions: dict[str, str] = {}
+    for entry in verify(audit_file) if audit_file.is_file() else []:
+        if entry.data.get("event") == "started":
+            versions.update({v: str(version) for v, version in entry.data.get("model_versions", {}).items()
+                             if v in variants})
+    return versions
+
+
+def budget_report(cases: list[Case], rules: Sequence[BudgetRule], variants: Sequence[str], audit_file: Path
+                  ) -> list[str]:
+    """For ``nightshift check``, which pins no model version: each budget of a split the night touches, and what the
+    audit log says is spent of it by the version each variant last ran as. A spent one is refused as ``run`` would
+    refuse it (SplitAccessError), unless the endpoint now serves another version."""
+    touched = {c.split for c in cases if c.protected}
+    chosen = [rule for rule in rules if rule[1] in touched]
+    if not chosen:
+        return []
+    versions = last_versions(audit_file, variants)
+    lines = []
+    for source, split, budget in chosen:
+        spent = ", ".join(f"{len(runs_started(audit_file, split, version, budget.days))} by {version} ({variant})"
+                          for variant, version in sorted(versions.items())) or "none yet"
+        lines.append(f"budget {split}: {budget.runs} runs per {budget.days:g} days ({source}); spent: {spent}")
+    try:
+        check_budgets(cases, chosen, versions, audit_file)
+    except SplitAccessError as exc:
+        raise SplitAccessError(f"{exc}\n(as of the model versions these variants last ran as; a run refuses it "
+                               f"unless the endpoint now serves another)", splits=exc.splits, kind=exc.kind) from None
+    return lines

@@ -20,12 +20,13 @@ import pyarrow.parquet as pq
 from nightshift.atomic_files import atomic_write_text
 from nightshift.errors import StorageError
 from nightshift.experiment.manifest import RunManifest
+from nightshift.gateway import ModelGateway
 from nightshift.graders.scanning import ScannerSet
 from nightshift.models import Case, GradeResult, TrialResult, TrialStatus
 from nightshift.tasks.artifacts import read_diff, read_grade, trajectory_path
 from nightshift.tasks.results import SCORE_PREFIX, write_parquet, write_result
 from nightshift.tasks.row_check import load_row
-from nightshift.tasks.trial_scan import apply_policy, scan_trial
+from nightshift.tasks.trial_scan import apply_policy, scan_accounting, scan_trial
 
 POLICY_PREFIX = "flag policy: "
 _ENDED_BY = {"resolved": "submitted", "failed": "submitted"}  # every other status is how the agent phase ended
@@ -71,8 +72,11 @@ def _key(flag) -> str:
     return f"{flag.severity} {flag.scanner}/{flag.name}"
 
 
-def rescan_run(run_dir: Path, cases: list[Case], scanners: ScannerSet) -> RescanReport:
-    """Re-scan every row of ``run_dir``; ``cases`` are the run's cases (by id) as the experiment loads them."""
+def rescan_run(run_dir: Path, cases: list[Case], scanners: ScannerSet, gateway: ModelGateway | None = None
+               ) -> RescanReport:
+    """Re-scan every row of ``run_dir``; ``cases`` are the run's cases (by id) as the experiment loads them;
+    ``gateway``: the experiment's endpoint, for a scanner that asks a model (each trial's calls counted in its
+    row's scan_* fields, replacing the night's)."""
     manifest_path = run_dir / "manifest.json"
     if not manifest_path.is_file() or not (run_dir / "results").is_dir():
         raise RescanError(f"{run_dir}: not a run folder (no manifest.json or results/); pass the folder "
@@ -93,9 +97,11 @@ def rescan_run(run_dir: Path, cases: list[Case], scanners: ScannerSet) -> Rescan
         graded = _unpolicied(row)
         grade_data = read_grade(run_dir, row.trial_id)
         grade = GradeResult.model_validate(grade_data) if grade_data else None
+        session = gateway.session() if gateway is not None else None
         flags = scan_trial(scanners, case, trajectory_path(run_dir, row.trial_id), read_diff(run_dir, row.trial_id),
-                           grade, _ENDED_BY.get(graded.status.value, graded.status.value), graded.status)
-        new = apply_policy(graded.model_copy(update={"flags": flags}), manifest.flag_policy)  # type: ignore[arg-type]
+                           grade, _ENDED_BY.get(graded.status.value, graded.status.value), graded.status, session)
+        update: dict[str, object] = {"flags": flags, **(scan_accounting(session) if session is not None else {})}
+        new = apply_policy(graded.model_copy(update=update), manifest.flag_policy)  # type: ignore[arg-type]
         before, after = Counter(map(_key, row.flags)), Counter(map(_key, new.flags))
         if before != after or new.status != row.status:
             report.changed += 1
@@ -104,6 +110,8 @@ def rescan_run(run_dir: Path, cases: list[Case], scanners: ScannerSet) -> Rescan
             if new.status != row.status:
                 report.status_changes.append(f"{row.case_id}/{row.variant}/seed{row.seed}: {row.status.value} → "
                                              f"{new.status.value}")
+            write_result(run_dir, new)
+        elif session is not None and session.calls:  # same flags, but this scan's model calls are its cost now
             write_result(run_dir, new)
         rows.append(new)
     parquet = run_dir / "results.parquet"

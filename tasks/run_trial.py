@@ -43,7 +43,7 @@ from nightshift.tasks.artifacts import (
 from nightshift.tasks.disk_space import DiskFull, is_disk_full
 from nightshift.tasks.results import write_result
 from nightshift.tasks.sealed_files import redacted_reason, seal_trajectory
-from nightshift.tasks.trial_scan import apply_policy, scan_trial
+from nightshift.tasks.trial_scan import apply_policy, scan_accounting, scan_trial
 from nightshift.tasks.trial_state import name_task_run, outcome_line
 
 if TYPE_CHECKING:  # the flows hand it down; tasks/ sit below flows/ and import nothing of them at run time
@@ -161,7 +161,9 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
                     outcome = outcome.model_copy(update={"reason": reason})
         status = decide_status(outcome, grade)
         scan_t0 = time.monotonic()  # before sealing: a protected trajectory is plaintext only until then
-        flags = scan_trial(ctx.scanners, spec.case, trajectory, diff, grade, outcome.ended_by, status)
+        # a session of its own: a judge's calls share the night's quota but are not the agent's calls
+        scan_session = ctx.gateway.session()
+        flags = scan_trial(ctx.scanners, spec.case, trajectory, diff, grade, outcome.ended_by, status, scan_session)
         scan_s = time.monotonic() - scan_t0
     finally:
         with opened:
@@ -189,6 +191,7 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         working_s=round(max(0.0, agent_s - waiting_s), 3), duration_s=round(time.monotonic() - t0, 3),
         started_at=started_at.isoformat(timespec="milliseconds"),
         finished_at=datetime.now(UTC).isoformat(timespec="milliseconds"), flags=flags,
+        **scan_accounting(scan_session),
     )
     return apply_policy(row, ctx.flag_policy)
 

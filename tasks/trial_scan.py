@@ -9,18 +9,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nightshift.contracts import ModelClient
 from nightshift.graders.scanning import PolicyAction, ScannerSet, failure_reason, policy_failure
 from nightshift.models import Case, Flag, GradeResult, TrialResult, TrialStatus
 from nightshift.scanners import TrialRecord, read_events
 
 
 def scan_trial(scanners: ScannerSet, case: Case, trajectory: Path, diff: str | None, grade: GradeResult | None,
-               ended_by: str, status: TrialStatus) -> list[Flag]:
-    """The flags of one trial; an infra_error trial was not evaluated, so it has none."""
+               ended_by: str, status: TrialStatus, model: ModelClient | None = None) -> list[Flag]:
+    """The flags of one trial; an infra_error trial was not evaluated, so it has none. ``model``: the gateway
+    session a scanner that asks a model (the judge) calls through, its accounting the row's scan_* fields."""
     if status == TrialStatus.infra_error:
         return []
     record = TrialRecord(case=case, events=read_events(trajectory), diff=diff, grade=grade, ended_by=ended_by,
-                         status=status.value)
+                         status=status.value, model=model)
     return scanners.scan(record)
 
 
@@ -33,3 +35,11 @@ def apply_policy(row: TrialResult, policy: dict[str, PolicyAction]) -> TrialResu
     return row.model_copy(update={"status": TrialStatus.failed, "score": 0.0, "reason": reason,
                                   "scores": {**row.scores, "resolved": 0.0} if "resolved" in row.scores
                                   else row.scores})
+
+
+def scan_accounting(session: object) -> dict[str, int | float]:
+    """The row's scan_* fields from the scan session's accounting (a gateway.GatewaySession)."""
+    return {"scan_calls": int(getattr(session, "calls", 0)),
+            "scan_input_tokens": int(getattr(session, "input_tokens", 0)),
+            "scan_output_tokens": int(getattr(session, "output_tokens", 0)),
+            "scan_cost_usd": round(float(getattr(session, "cost_usd", 0.0)), 6)}

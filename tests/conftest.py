@@ -31,8 +31,8 @@ LONGEST_FIRST = ["test_shards_docker_pool.py", "test_harness_mini.py", "test_ben
                  "test_standins.py", "test_harbor_tasks.py", "test_wheel_project.py", "test_prefect_outage.py",
                  "test_kill_resume.py", "test_pypi_tasks_end_to_end.py", "test_shards_two_workers.py",
                  "test_sandbox_adversarial.py", "test_bench_smoke.py", "test_flow_end_to_end.py",
-                 "test_splits_night.py", "test_scanner_results.py", "test_docs_commands.py", "test_deployment.py",
-                 "test_plugin_docs.py", "test_types.py"]
+                 "test_splits_night.py", "test_replay.py", "test_scanner_results.py", "test_docs_commands.py",
+                 "test_deployment.py", "test_plugin_docs.py", "test_types.py"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

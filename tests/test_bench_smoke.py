@@ -52,6 +52,16 @@ def test_hidden_bench() -> None:
     assert re.search(r"after: caught \d+/\d+ mutant-nights", out) and "ratio: after/before" in out
 
 
+def test_hidden_bench_on_the_independent_corpus_and_its_builder() -> None:
+    out = run_bench("hidden_bench", "--corpus", "bench/hidden_mutants_cosmic.json")
+    assert "cosmic-ray 8.7.0" in out and re.search(r"after: caught \d+/\d+ mutant-nights", out)
+    assert re.search(r"fair: caught on problem-nights without a false alarm: before \d+, after \d+", out)
+    out = run_bench("mutant_corpus")
+    assert re.search(r"2 solutions, \d+ cosmic-ray mutants pass check\(\)", out)
+    out = run_bench("hidden_contracts")
+    assert re.search(r"with the docstring's stated rules: \d+/\d+ inputs outside", out)
+
+
 @pytest.mark.parametrize("backends", ["bubblewrap,docker"])
 def test_proxy_bench(backends: str) -> None:
     for name in backends.split(","):
@@ -101,3 +111,17 @@ def test_docker_exec_bench() -> None:
     make_backend("docker")  # skipped (or failed where required) without the engine and the image, like the others
     out = run_bench("docker_exec_bench")
     assert re.search(r"nightshift reader: \d+ of 20 quick execs", out) and "socket reader:" in out
+
+
+def test_judge_bench() -> None:
+    make_backend("bubblewrap")
+    out = run_bench("judge_bench")
+    assert "| delete graded test | cheat |" in out and "cheat test_files_touched" in out, out
+    assert re.search(r"per trial: median \d+ input tokens", out), out
+
+
+def test_cli_images_bench() -> None:
+    make_backend("bubblewrap")  # a backend that cannot run here: fail (CI) or skip, with the reason
+    out = run_bench("cli_images", "--backend", "bubblewrap", timeout_s=900)
+    for name in ("codex", "claude-code"):
+        assert re.search(rf"^\| {name} \| [a-z-]+==[\d.]+ \| (built|reused) \| \d+\.\d \| \d+ \|$", out, re.M), out

@@ -12,8 +12,8 @@ import pytest
 
 from nightshift.experiment.config import ExperimentError, HarnessSpec
 from nightshift.harnesses.agent_catalogue import CATALOGUE
-from nightshift.harnesses.catalogue_logs import aider_chat_history, collect_agent_log, mini_swe_agent
 from nightshift.harnesses.catalogue import InstalledAgent
+from nightshift.harnesses.catalogue_logs import aider_chat_history, collect_agent_log, mini_swe_agent
 from nightshift.harnesses.resolve import resolve_harness
 from nightshift.models import ExecResult
 from nightshift.plugins import AGENTS

@@ -58,7 +58,8 @@ def _task_run_names(label: str, timeout_s: float = 60) -> list[str]:
 
 
 def test_a_sealed_held_out_night_leaves_no_canary_is_audited_and_budgeted(tmp_path: Path, prefect_server,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          capsys: pytest.CaptureFixture) -> None:
     began = time.time() - 1
     mark = canary()
     suite = canaried_suite(tmp_path, mark)
@@ -78,6 +79,8 @@ model: {{simulator: {{latency_ms: 5}}}}
 splits: {{heldout: {{budget: {{runs: 1, days: 7}}}}}}
 output_dir: out
 """)
+    assert main(["check", str(exp)]) == 0  # check reports the budget too (nothing spent yet)
+    assert "budget heldout: 1 runs per 7 days" in capsys.readouterr().out
     summary = nightly_eval(experiment_file=str(exp))
     run_dir = Path(summary["run_dir"])
     query = f"SELECT case_id, split, status, f2p_total, hidden_total, reason FROM '{summary['parquet']}'"
@@ -99,6 +102,10 @@ output_dir: out
     exp.write_text(exp.read_text().replace("seeds: [1]", "seeds: [2]"))  # a new run of the same model version
     with pytest.raises(SplitAccessError, match="budget of 1 runs per 7 days spent"):
         nightly_eval(experiment_file=str(exp))
+    capsys.readouterr()
+    assert main(["check", str(exp)]) == 2  # and refuses it, as run does, for the version the variant last ran as
+    said = " ".join(capsys.readouterr().out.split())
+    assert "budget of 1 runs per 7 days spent" in said and "last ran as" in said
     monkeypatch.delenv(ENV)
     with pytest.raises(SplitAccessError, match=f"need the heldout key: {HELD_OUT_CASE}"):
         nightly_eval(experiment_file=str(exp))

@@ -76,7 +76,8 @@ def read_trajectory(path: Path, outputs: bool = True) -> dict:
         elif kind == "tool":
             _attach_output(step, event, outputs)
         elif kind == "note":
-            step["notes"].append(str(event.get("text", "")))
+            if not (event.get("source") and event.get("text") == step["text"]):  # an agent log's copy of the text
+                step["notes"].append(str(event.get("text", "")))
         elif kind in ENDINGS:
             step["end"] = _end_line(event)
             if event.get("traceback") and outputs:
@@ -177,6 +178,8 @@ def _attach_output(step: dict, event: dict, outputs: bool) -> None:
     call = event.get("call")
     call_id = call.get("id") if isinstance(call, dict) else None
     if not _fill_output([step], call_id, event.get("output", ""), event.get("seconds"), outputs):
+        if any(c["id"] == call_id for c in step["calls"]):
+            return  # already drawn with its output (an agent's own log repeats what its next request showed)
         step["calls"].append(_call(call))  # a call no model event announced: drawn on its own
         _fill_output([step], call_id, event.get("output", ""), event.get("seconds"), outputs)
 

@@ -7,7 +7,9 @@ members, else exactly the characters seen), list lengths, and whether lists were
 duplicate-free, of one fixed length, or rectangular; across arguments, lengths that were always
 equal and measures (an int's value, a sequence's length) that were always ordered. A case may add
 a predicate (hidden/accepts.py, ``accepts(*args) -> bool``) for what types cannot say (balanced
-brackets, a permutation grid); ``DERIVED = False`` there drops the derived part. Copied into the
+brackets, a permutation grid); ``DERIVED = False`` there drops the derived part. The rules the
+docstring states in words (stated.py: "1 <= n <= 100", "a non-empty list of positive integers",
+"only lowercase letters") are the contract's "stated" part and bind every input too. Copied into the
 case's hidden/ folder; the importer derives contract.json with ``derive``.
 """
 
@@ -18,8 +20,10 @@ import string
 
 if __package__:  # nightshift.suites.humaneval.contract, as the importer derives contract.json
     from .hints import tokens
+    from .stated import holds
 else:  # a file in a case's hidden/ folder, beside hints.py
     from hints import tokens
+    from stated import holds
 
 CLASS_MIN = {"lower": 6, "upper": 6, "digit": 4}
 CLASSES = {"lower": string.ascii_lowercase, "upper": string.ascii_uppercase, "digit": string.digits}
@@ -214,7 +218,8 @@ def accepts(contract, args):
         a, b = _measure(args[i]), _measure(args[j])
         if a is None or b is None or a > b:
             return False
-    return True
+    # what the docstring states in words (stated.py): every rule, on whichever argument it names
+    return all(holds(rule, args) for rule in contract.get("stated", []))
 
 
 def _roundtrips(value):

@@ -24,10 +24,11 @@ from nightshift.errors import SuiteError
 from nightshift.resources import package_path
 from nightshift.suites.humaneval.contract import derive, recorded_inputs
 from nightshift.suites.humaneval.overrides import OVERRIDES
+from nightshift.suites.humaneval.stated import apply, examples, read
 
 HERE = package_path("nightshift.suites", "humaneval")
 FORMAT_VERSION = "2"
-GENERATOR_FILES = ("generate.py", "runner.py", "contract.py", "mutate.py", "hints.py", "sweeps.py")
+GENERATOR_FILES = ("generate.py", "runner.py", "contract.py", "mutate.py", "hints.py", "sweeps.py", "stated.py")
 # find_zero returns any root of the polynomial; comparing with the canonical root would fail correct answers
 NO_HIDDEN = {"HumanEval/32"}
 
@@ -117,10 +118,14 @@ def _writer_script(code: str) -> str:
 
 
 def default_contract(problem: dict) -> dict:
-    """The input contract derived from the arguments the problem's own check() passes the canonical."""
+    """The input contract derived from the arguments the problem's own check() passes the canonical and
+    those its docstring's examples show, with the rules its docstring states in words (stated.py) that
+    all of them keep."""
     namespace: dict = {}
     exec(problem["prompt"] + problem["canonical_solution"], namespace)  # the data file's own, trusted code
-    return derive(recorded_inputs(problem, namespace, namespace[problem["entry_point"]]))
+    inputs = recorded_inputs(problem, namespace, namespace[problem["entry_point"]])
+    inputs += examples(problem["prompt"], problem["entry_point"], inputs)
+    return apply(derive(inputs), read(problem["prompt"], problem["entry_point"], inputs))
 
 
 def import_humaneval(out: Path, seed: int = 0, only: list[str] | None = None) -> Path:
