@@ -42,6 +42,8 @@ def check_command(args: argparse.Namespace) -> int:
         identity = resolved.identity if resolved else {}
         kind = identity.get("kind", "?")
         where = identity.get("entrypoint") or identity.get("run") or ""
+        if kind == "installed":  # the catalogue's pin says more than its long run line
+            where = f"{identity['name']} {identity['version']}, {identity['protocol']}, from {identity['source']}"
         shown = f" ({where})" if where and where != kind else ""
         say(f"  variant {variant.name}: model {variant.model}, harness {kind}{shown}", markup=False, highlight=False,
             soft_wrap=True)

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from nightshift.agent_entry import AgentEntry
 from nightshift.contracts import SandboxLimits
 from nightshift.errors import ConfigurationError
 from nightshift.models import MetricSpec, ScannerSpec
@@ -22,7 +23,8 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "log", "max_steps"}
+HARNESS_SPEC_KEYS = {"kind", "entrypoint", "settings", "install", "run", "env", "log", "max_steps", "name",
+                     "version", "entry"}
 
 
 class AgentLog(_Strict):
@@ -48,9 +50,10 @@ class HarnessSpec(_Strict):
     """The agent under evaluation (docs/HARNESSES.md): nightshift's reference loop, a Python harness, or a
     command run inside the sandbox that reaches the model only through the per-trial proxy."""
 
-    kind: Literal["reference", "python", "command"] = Field(
+    kind: Literal["reference", "python", "command", "installed"] = Field(
         "reference", description="'reference': nightshift's tool loop; 'python': a harness class named by "
-        "entrypoint; 'command': an agent CLI run in the sandbox (install + run).")
+        "entrypoint; 'command': an agent CLI run in the sandbox (install + run); 'installed': an agent of the "
+        "catalogue, by name and version.")
     entrypoint: str | None = Field(None, description="python: a name in the nightshift.harnesses entry-point "
                                    "group, or 'module:Class' importable from the project folder.")
     settings: dict[str, Any] = Field({}, description="The harness's own settings, validated by its pydantic "
@@ -64,6 +67,19 @@ class HarnessSpec(_Strict):
                                  "trial and mapped onto trajectory events (agent_log lines).")
     max_steps: int | None = Field(None, ge=1, description="Model calls per trial, enforced by nightshift; unset: "
                                   "settings.max_steps (reference) or the case's limit.")
+    name: str | None = Field(None, description="installed: the catalogue agent (`nightshift plugins` lists them "
+                             "under agents).")
+    version: str | None = Field(None, description="installed: one of the versions its entry pins.")
+    entry: AgentEntry | None = Field(None, description="installed: the experiment's own entry of that name, "
+                                     "copied here from its top-level `agents:` block.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _version_as_text(cls, data: object) -> object:
+        """`version: 0.86` in YAML is a float: the version is the text the user wrote."""
+        if isinstance(data, dict) and isinstance(data.get("version"), int | float):
+            data = {**data, "version": str(data["version"])}
+        return data
 
     @model_validator(mode="after")
     def _kind_fields(self) -> HarnessSpec:
@@ -71,8 +87,21 @@ class HarnessSpec(_Strict):
             raise ValueError("kind 'python' needs entrypoint: 'module:Class' or a registered harness name")
         if self.kind == "command" and not self.run:
             raise ValueError("kind 'command' needs run: the agent's non-interactive command line")
-        if self.kind != "command" and (self.install or self.run or self.env or self.log):
-            raise ValueError(f"install/run/env/log belong to kind 'command', not {self.kind!r}; remove them")
+        if self.kind == "installed":
+            if not self.name or not self.version:
+                raise ValueError("kind 'installed' needs name and version: an agent of the catalogue and one of "
+                                 "its pinned versions (`nightshift plugins` lists them under agents)")
+            if self.run or self.entrypoint:
+                raise ValueError("kind 'installed' takes its run line from the catalogue; remove run/entrypoint "
+                                 "(or use kind 'command' with your own)")
+            if self.log:
+                raise ValueError("log belongs to kind 'command'; an installed agent's log is its entry's "
+                                 "(log and mapper in the agents: block)")
+        elif self.kind != "command" and (self.install or self.run or self.env or self.log):
+            raise ValueError(f"install/run/env/log belong to kind 'command' (install/env also to 'installed'), "
+                             f"not {self.kind!r}; remove them")
+        if self.kind != "installed" and (self.name or self.version or self.entry):
+            raise ValueError(f"name/version belong to kind 'installed', not {self.kind!r}; remove them")
         return self
 
 
@@ -299,6 +328,8 @@ class Experiment(_Strict):
     scanners: list[ScannerSpec] | None = Field(None, description="Scanners read every finished trial for how it "
                                                "won (docs/SCANNERS.md): names such as 'test_edits' or {use, "
                                                "settings}; unset: every built-in; []: none.")
+    agents: list[AgentEntry] = Field([], description="Agents this experiment adds to the catalogue, or "
+                                     "overrides in it (same name), for variants of kind 'installed'.")
     flags: FlagPolicy = Field(FlagPolicy(), description="What flags do to scores: {cheat: fail} makes a trial "
                               "flagged cheat score 0; unset: flags are only reported.")
     replay_of: str | None = Field(None, description="Written by `nightshift replay`, not by hand: the run id this "
@@ -311,6 +342,20 @@ class Experiment(_Strict):
             raise ValueError(f"variant names must be unique, got {names}; rename the duplicates")
         if len(set(self.seeds)) != len(self.seeds):
             raise ValueError(f"seeds must be unique, got {self.seeds}; remove the repeats")
+        own = [a.name for a in self.agents]
+        if len(set(own)) != len(own):
+            raise ValueError(f"agents: names must be unique, got {own}; merge the duplicates")
+        return self
+
+    @model_validator(mode="after")
+    def _own_agents(self) -> Experiment:
+        """A variant naming an agent of the `agents:` block carries that entry, so a trial run anywhere (a shard
+        worker gets only its variant) resolves the same agent, and a changed entry is a new trial."""
+        own = {a.name: a for a in self.agents}
+        for variant in self.variants:
+            harness = variant.harness
+            if harness.kind == "installed" and harness.name in own and harness.entry is None:
+                harness.entry = own[harness.name]
         return self
 
 

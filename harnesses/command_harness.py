@@ -29,6 +29,7 @@ from pathlib import Path
 
 from nightshift.gateway import GatewaySession
 from nightshift.harnesses.agent_logs import MAPPERS, collect
+from nightshift.harnesses.catalogue_logs import collect_agent_log
 from nightshift.harnesses.limits import LimitGuard, TrialLimits
 from nightshift.harnesses.proxy import ModelProxy
 from nightshift.harnesses.resolve import ResolvedHarness
@@ -56,6 +57,7 @@ def fill(template: str, values: dict[str, str]) -> str:
 class CommandHarness:
     def __init__(self, resolved: ResolvedHarness, model: str):
         self.spec = resolved.spec
+        self.agent = resolved.agent
         self.model = model
 
     def _prepare(self, case: Case, sandbox) -> Path:
@@ -89,6 +91,8 @@ class CommandHarness:
                 result = sandbox.exec(command, timeout_s=guard.clock.ceiling_s, env=self.environment(token))
             log.write("command_end", exit_code=result.exit_code, timed_out=result.timed_out,
                       seconds=round(result.duration_s, 3), stdout=result.stdout[-8000:], stderr=result.stderr[-8000:])
+            if self.agent is not None and self.agent.entry.log:
+                collect_agent_log(self.agent, sandbox, log)
             if self.spec.log is not None:
                 self._agent_log(sandbox, log)
         return self._outcome(result, proxy, guard)

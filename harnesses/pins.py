@@ -84,10 +84,11 @@ def pin_harnesses(exp: Experiment, resolved: dict[str, ResolvedHarness], backend
     case_images = sorted({c.image for c in cases if c.image})
     for variant in exp.variants:
         identity = dict(resolved[variant.name].identity)
-        if variant.harness.kind == "command" and variant.harness.install:
-            install = tuple(variant.harness.install)
+        harness = resolved[variant.name].spec  # an installed agent's is the command harness it resolved to
+        if harness.kind == "command" and harness.install:
+            install = tuple(harness.install)
             if install not in derived:  # variants with the same install share one image
-                derived[install] = derive(backend, variant.harness)
+                derived[install] = derive(backend, harness)
             pins.backends[variant.name], made = derived[install]
             identity["image_key"] = made.key
             identity["image"] = pins.backends[variant.name].identity()

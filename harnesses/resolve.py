@@ -3,7 +3,8 @@
 Every kind goes through the one registry (nightshift.plugins.HARNESSES): `reference` is a built-in name,
 a Python harness is an entry point of `nightshift.harnesses` or `module:Class` importable from the
 project folder, and a command harness is nightshift's own runner (harnesses/command_harness.py) around the
-user's install and run lines. A harness declares its settings as a pydantic model in `Settings`; a
+user's install and run lines; an installed agent is a command harness whose lines come from the catalogue
+(harnesses/catalogue.py). A harness declares its settings as a pydantic model in `Settings`; a
 field it does not declare is an error here, before any trial starts.
 """
 
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from nightshift.errors import HarnessError
 from nightshift.experiment.config import HarnessSpec
+from nightshift.harnesses.catalogue import InstalledAgent, resolve_installed
 from nightshift.plugins import HARNESSES
 from nightshift.registry import PluginError
 from nightshift.validation_messages import did_you_mean, error_lines, field_names
@@ -29,6 +31,7 @@ class ResolvedHarness:
     target: Any
     settings: BaseModel | None
     identity: dict = field(default_factory=dict)
+    agent: InstalledAgent | None = None  # kind 'installed': the catalogue entry (its log and mapper)
 
 
 def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | None:
@@ -60,6 +63,9 @@ def _validate_settings(target: Any, name: str, settings: dict) -> BaseModel | No
 
 def resolve_harness(spec: HarnessSpec) -> ResolvedHarness:
     """Resolve and validate one variant's harness; HarnessError names the field and the fix."""
+    if spec.kind == "installed":  # a catalogue entry, run as the command harness it describes
+        command, agent, identity = resolve_installed(spec)
+        return ResolvedHarness(command, None, None, identity, agent)
     if spec.kind == "command":
         identity = {"kind": "command", "run": spec.run, "install": list(spec.install), "env": dict(spec.env)}
         if spec.log is not None:  # only when set, so the trial ids of existing command harnesses stay as they were

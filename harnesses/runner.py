@@ -19,7 +19,7 @@ def run_harness(spec: TrialSpec, resolved: ResolvedHarness, sandbox: Sandbox, se
                 trajectory: Path) -> AgentOutcome:
     """Run the trial's harness (``resolved`` once for the night); the outcome's status is decided by nightshift."""
     limits = TrialLimits.of(spec.variant, spec.case)
-    header = {"case": spec.case.id, "instruction": spec.case.instruction, "harness": resolved.spec.kind,
+    header = {"case": spec.case.id, "instruction": spec.case.instruction, "harness": spec.variant.harness.kind,
               "variant": spec.variant.name, "model": spec.variant.model, "seed": spec.seed}
     start_trajectory(trajectory, **header)  # the viewer shows the instruction whatever the harness writes
     try:

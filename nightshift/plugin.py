@@ -33,6 +33,12 @@ Every extension point, what it is given, what it returns and what it may raise (
   command contains, only ``SandboxError`` when the sandbox itself is broken. Named by ``sandbox.backend``;
   entry point group ``nightshift.sandboxes``.
 
+* **Installed agent** (docs/HARNESSES.md, "The catalogue of installed agents") — an ``AgentEntry``: how an
+  agent CLI is installed at pinned versions, run headless, which wire protocol it speaks and where its log is;
+  ``harness: {kind: installed, name, version}`` runs it. Added in the experiment's ``agents:`` block (the same
+  fields, in YAML), or as an ``AgentEntry`` (or a dict of its fields) named by an entry point in
+  ``nightshift.agents``. Its ``mapper`` is ``map(text) -> list[dict]`` of trajectory events.
+
 Errors: every error nightshift raises is a ``NightshiftError``; a plugin raises the family that says whose
 problem it is (``ConfigurationError`` for its settings, ``SuiteError``, ``SandboxError``, ...). Anything here
 is stable for plugins; every other module of nightshift may change.
@@ -40,6 +46,7 @@ is stable for plugins; every other module of nightshift may change.
 
 from __future__ import annotations
 
+from nightshift.agent_entry import AgentEntry
 from nightshift.contracts import (
     Grader,
     Harness,
@@ -124,6 +131,8 @@ __all__ = [
     "SandboxBackend", "SandboxSpec", "SandboxLimits", "SandboxError",
     # grading and results
     "Grader", "TrialResult", "TrialStatus",
+    # installed agent
+    "AgentEntry",
     # errors
     "NightshiftError", "ConfigurationError", "HarnessError", "StorageError", "InfrastructureError", "EndpointError",
     "OrchestrationError",

@@ -44,5 +44,11 @@ SCANNERS = Registry("scanners", {  # every run scans with these unless its exper
 })
 OPT_IN_SCANNERS = ("judge",)  # registered, but never among the defaults: named in an experiment's scanners only
 
-ALL = {"harnesses": HARNESSES, "metrics": METRICS, "importers": IMPORTERS, "sandboxes": SANDBOXES,
+AGENTS = Registry("agents", {  # the catalogue of installed agents, `harness: {kind: installed}` (docs/HARNESSES.md)
+    "mini-swe-agent": "nightshift.harnesses.agent_catalogue:CATALOGUE.mini-swe-agent",
+    "aider": "nightshift.harnesses.agent_catalogue:CATALOGUE.aider",
+    "openhands": "nightshift.harnesses.agent_catalogue:CATALOGUE.openhands",
+})
+
+ALL = {"harnesses": HARNESSES, "agents": AGENTS, "metrics": METRICS, "importers": IMPORTERS, "sandboxes": SANDBOXES,
        "scanners": SCANNERS}

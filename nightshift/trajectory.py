@@ -71,7 +71,7 @@ class TrialEvent(_Event):
     event: Literal["trial"]
     case: str
     instruction: str = Field(description="The case's instruction: always shown above the steps.")
-    harness: str = Field(description="The harness kind: reference, python or command.")
+    harness: str = Field(description="The harness kind: reference, python, command or installed.")
     variant: str
     model: str
     seed: int

@@ -29,7 +29,8 @@ import shlex
 from dataclasses import dataclass
 from enum import StrEnum
 
-from nightshift.simulator.cases import CaseBrief
+from nightshift.simulator.cases import CaseBrief, message_text
+from nightshift.simulator.edit_formats import asks_for_whole_files, whole_reply
 
 SNAPSHOT_DATE = "2026-11-01"
 STEEPNESS = 8.0
@@ -250,7 +251,8 @@ def text_reply(action: Action) -> str:
 
 def reply(model: str, case: CaseBrief | None, seed: int, messages: list[dict], tools: object = None,
           tool_choice: object = None, temperature: float = 0.0) -> Reply:
-    """The assistant's reply to a request: one tool call when tools are offered, else the text protocol.
+    """The assistant's reply to a request: one tool call when tools are offered, else the text protocol, or
+    aider's whole-file edit format when the system prompt asks for it (simulator/edit_formats.py).
 
     Plain "ok" (finish_reason "stop") when no case matches, tool_choice is "none", or the planned tool is
     not among those offered. Without tools, a matched case is played in the text protocol (text_reply).
@@ -258,6 +260,12 @@ def reply(model: str, case: CaseBrief | None, seed: int, messages: list[dict], t
     offered = offered_tools(tools)
     if case is None or tool_choice == "none":
         return Reply("ok", "stop")
+    said = [(m.get("role"), message_text(m)) for m in messages if isinstance(m, dict)]
+    if not offered and asks_for_whole_files([text for _, text in said]):  # aider's whole format: file listings
+        users = [text for role, text in said if role == "user"]
+        first_turn = bool(users) and case.instruction in users[-1]
+        plan = decide(model, case.id, seed, temperature)
+        return Reply(whole_reply(plan is Plan.solve, case.solution, first_turn), "stop")
     step = count_steps(messages)
     action = action_at(model, case, seed, step, temperature)
     if not offered:
