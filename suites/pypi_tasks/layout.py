@@ -45,8 +45,10 @@ def _has_pytest_section(path: Path) -> bool:
 def find_layout(source: Path) -> TestLayout:
     """The project's tests; Refused when its sdist ships none."""
     paths = [d for d in TEST_DIRS if (source / d).is_dir() and any((source / d).rglob("test*.py"))]
-    for nested in sorted(source.glob("src/*/tests")) + sorted(source.glob("*/tests")):
-        if nested.is_dir() and any(nested.rglob("test*.py")):
+    nested_dirs = [p for d in TEST_DIRS for p in [*source.glob(f"src/*/{d}"), *source.glob(f"*/{d}")]]
+    for nested in sorted(set(nested_dirs)):  # tests inside the package: toolz/tests, dateutil/test
+        inside_tests = nested.relative_to(source).parts[0] in paths  # tests/test is part of tests
+        if nested.is_dir() and not inside_tests and any(nested.rglob("test*.py")):
             paths.append(nested.relative_to(source).as_posix())
     paths += sorted(p.name for p in source.glob("test_*.py"))
     if not paths:
@@ -56,8 +58,9 @@ def find_layout(source: Path) -> TestLayout:
     return TestLayout(paths=sorted(set(paths)), config=config)
 
 
-def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path) -> None:
-    """tests/pristine/ (the test trees and config as shipped), restore_tests.py and run_tests.sh."""
+def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path, extra_args: str = "") -> None:
+    """tests/pristine/ (the test trees and config as shipped), restore_tests.py and run_tests.sh (with pytest
+    ``extra_args`` before the test paths)."""
     pristine = tests_dir / "pristine"
     shutil.rmtree(pristine, ignore_errors=True)
     pristine.mkdir(parents=True)
@@ -82,7 +85,8 @@ def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path) -> No
     else:
         (config_dir / config_name).write_text("[pytest]\n")
     shutil.copy2(Path(__file__).with_name("restore_tests.py"), tests_dir / "restore_tests.py")
-    (tests_dir / "run_tests.sh").write_text(RUN_TESTS.format(config=config_name, paths=" ".join(layout.paths)))
+    paths = " ".join([*extra_args.split(), *layout.paths])
+    (tests_dir / "run_tests.sh").write_text(RUN_TESTS.format(config=config_name, paths=paths))
 
 
 RUN_TESTS = """#!/usr/bin/env bash
