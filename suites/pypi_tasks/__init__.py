@@ -23,13 +23,11 @@ from nightshift.errors import SuiteError
 from nightshift.suites.pypi_tasks import image as images
 from nightshift.suites.pypi_tasks.case import breaking_patch, write_breaking, write_case
 from nightshift.suites.pypi_tasks.download import Refused, fetch_project, read_specs
-from nightshift.suites.pypi_tasks.layout import TestLayout, find_layout, write_grading_files
+from nightshift.suites.pypi_tasks.layout import TestLayout, find_layout, source_files, write_grading_files
 from nightshift.suites.pypi_tasks.mutate import mutations
 from nightshift.suites.pypi_tasks.pair_import import import_pair
 from nightshift.suites.pypi_tasks.pairs import Pair, parse_pair, previous_release, pypi_versions
 from nightshift.suites.pypi_tasks.upstream import TestBench, scratch_copy, sort_tests
-
-_NOT_SOURCE = {"docs", "doc", "examples", "benchmarks", "bench", "scripts", "tools", "build", "dist"}
 
 
 @dataclass
@@ -40,16 +38,7 @@ class PypiImport:
 
 
 def _source_files(source: Path, layout: TestLayout) -> list[Path]:
-    tests = [source / p for p in layout.paths]
-    found = []
-    for path in sorted(source.rglob("*.py")):
-        rel = path.relative_to(source)
-        if (rel.parts[0] in _NOT_SOURCE or path.name in ("setup.py", "conftest.py", "noxfile.py", "fabfile.py")
-                or path.name.startswith("test_") or any(path.is_relative_to(t) for t in tests)
-                or len(rel.parts) == 1):
-            continue
-        found.append(path)
-    return found
+    return source_files(source, layout.paths)
 
 
 def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str], dict]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import shlex
 import uuid
 from pathlib import Path
 
@@ -78,7 +79,8 @@ def project_image(api_client, project: Project) -> str:
     base = python_base(api_client)
     wheels = sorted(p.name for p in project.wheelhouse.iterdir())
     pip = f"{PYTHON} -m pip install -q --no-index --find-links /import/wheels"
-    reqs = " ".join(f"'{r}'" for r in ["pytest", *project.test_requirements, *project.build_requirements])
+    # shlex: a requirement's marker has quotes of its own (setuptools; python_version != '3.3')
+    reqs = " ".join(shlex.quote(r) for r in ["pytest", *project.test_requirements, *project.build_requirements])
     commands = [
         f"{pip} {reqs}",
         "rm -rf /workspace && cp -a /import/src /workspace && chown -R 65534:65534 /workspace",

@@ -17,6 +17,11 @@ from pathlib import Path
 from nightshift.suites.pypi_tasks.download import Refused
 
 TEST_DIRS = ("tests", "test", "testing", "t")
+_NOT_SOURCE = {"docs", "doc", "examples", "benchmarks", "bench", "scripts", "tools", "build", "dist"}
+# root scripts that build, test or release a project; any other root module is the project's (six.py)
+ROOT_TOOLING = {"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "tasks.py", "dodo.py", "ez_setup.py",
+                "distribute_setup.py", "versioneer.py", "runtests.py", "run_tests.py", "bootstrap.py", "manage.py",
+                "hatch_build.py", "build.py", "setupbase.py", "release.py", "conf.py"}
 CONFIG_FILES = ("pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 
 
@@ -56,6 +61,20 @@ def find_layout(source: Path) -> TestLayout:
     config = next((name for name in CONFIG_FILES if (source / name).is_file()
                    and _has_pytest_section(source / name)), None)
     return TestLayout(paths=sorted(set(paths)), config=config)
+
+
+def source_files(source: Path, test_paths: list[str]) -> list[Path]:
+    """The project's own Python modules: in packages, under src/, or at the root (a single-module project)."""
+    tests = [source / p for p in test_paths]
+    found = []
+    for path in sorted(source.rglob("*.py")):
+        rel = path.relative_to(source)
+        if (rel.parts[0] in _NOT_SOURCE or path.name == "conftest.py" or path.name.startswith("test_")
+                or path.name.endswith("_test.py") or any(path.is_relative_to(t) for t in tests)
+                or (len(rel.parts) == 1 and path.name in ROOT_TOOLING)):
+            continue
+        found.append(path)
+    return found
 
 
 def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path, extra_args: str = "") -> None:

@@ -19,14 +19,13 @@ from pathlib import Path
 from nightshift.suites.pypi_tasks import image as images
 from nightshift.suites.pypi_tasks.changelog import find_entry
 from nightshift.suites.pypi_tasks.download import Project, Refused, fetch_project
-from nightshift.suites.pypi_tasks.layout import find_layout, write_grading_files
+from nightshift.suites.pypi_tasks.layout import find_layout, source_files, write_grading_files
 from nightshift.suites.pypi_tasks.mutate import Mutation, mutations
 from nightshift.suites.pypi_tasks.pair_case import write_pair_case
-from nightshift.suites.pypi_tasks.pairs import Pair, Split, check_budget, is_test_file, missing_requirements, split_diff
+from nightshift.suites.pypi_tasks.pairs import Pair, Split, check_budget, missing_requirements, split_diff
 from nightshift.suites.pypi_tasks.upstream import TestBench, scratch_copy, sort_tests
 
 Results = dict[str, tuple[bool, float, str, bool]]
-_NOT_SOURCE = {"docs", "doc", "examples", "benchmarks", "bench", "scripts", "tools", "build", "dist"}
 BREAKING_TRIES = 8
 
 
@@ -49,12 +48,6 @@ def _old_test_paths(project: Project) -> list[str]:
         return find_layout(project.source).paths
     except Refused:
         return []  # an older sdist without tests is fine: only the newer tests are run
-
-
-def _python_sources(root: Path, test_paths: list[str]) -> list[Path]:
-    return [p for p in sorted(root.rglob("*.py"))
-            if len(p.relative_to(root).parts) > 1 and p.relative_to(root).parts[0] not in _NOT_SOURCE
-            and not is_test_file(p.relative_to(root).as_posix(), test_paths)]
 
 
 def _runs(bench: TestBench, runs: int, timeout_s: int) -> list[Results]:
@@ -84,7 +77,7 @@ def _breaking(bench: TestBench, workspace: Path, split: Split, old_source: Path,
               p2p: set[str], timeout_s: int, seed: int) -> str | None:
     """Gold + an injected bug that fails a PASS_TO_PASS test on the newer source: a patch that must be caught."""
     changed = [workspace / rel for rel in split.source if rel.endswith(".py") and split.source[rel][1] is not None]
-    rest = [p for p in _python_sources(workspace, test_paths) if p not in changed]
+    rest = [p for p in source_files(workspace, test_paths) if p not in changed]
     for tries, mutation in enumerate(_ordered(workspace, changed, rest, seed)):
         if tries >= BREAKING_TRIES:
             break
@@ -125,7 +118,7 @@ def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str
         raise Refused(f"{pair.new} needs dependencies the image of {pair.old} lacks: {'; '.join(missing[:4])}")
     image_id = images.project_image(client, old)
     originals = [new.source / rel for rel, (_o, text) in split.source.items() if text is not None]
-    leaks = images.leaked_files(client, image_id, originals + _python_sources(old.source, test_paths))
+    leaks = images.leaked_files(client, image_id, originals + source_files(old.source, test_paths))
     if leaks:
         raise Refused(f"its image holds copies of its source ({', '.join(leaks[:3])}); it cannot hide the answer")
     runs, timeout_s = settings["runs"], settings["suite_timeout_s"]

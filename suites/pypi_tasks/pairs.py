@@ -29,6 +29,8 @@ MAX_LINES = 400  # lines it adds plus lines it removes
 _METADATA = ("PKG-INFO",)
 _CACHE_DIRS = {"__pycache__", ".git", ".tox", ".nox", ".pytest_cache", ".mypy_cache"}  # never compared
 _PROSE_DIRS = {"docs", "doc"}
+_HOUSEKEEPING = {"Makefile", "MANIFEST.in", "LICENSE", "LICENCE", "AUTHORS", "CONTRIBUTORS", "justfile",
+                 "noxfile.py", "tasks.py", "codecov.yml"}
 PAIR = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<old>[A-Za-z0-9.+!_-]+)\.\.(?P<new>[A-Za-z0-9.+!_-]+)$")
 
 
@@ -129,10 +131,14 @@ def is_test_file(rel: str, test_paths: list[str]) -> bool:
 
 
 def _is_prose(rel: str) -> bool:
+    """Not code the tests import: metadata, docs, changelogs, root text files and repository housekeeping
+    (.gitignore, .github/, Makefile, CI and lint configuration)."""
     parts = rel.split("/")
     stem = parts[-1].lower().rsplit(".", 1)[0]
     return (parts[-1] in _METADATA or any(p.endswith(".egg-info") for p in parts) or stem in CHANGELOG_NAMES
-            or (len(parts) == 1 and parts[0].lower().endswith((".rst", ".md", ".txt")) and stem != "requirements"))
+            or parts[0] in _PROSE_DIRS or any(p.startswith(".") for p in parts)
+            or (len(parts) == 1 and (parts[0] in _HOUSEKEEPING or parts[0].lower().endswith(
+                (".rst", ".md", ".txt", ".yml", ".yaml", ".cfg.sample")) and not stem.startswith("requirements"))))
 
 
 def split_diff(old_root: Path, new_root: Path, test_paths: list[str]) -> Split:
@@ -146,7 +152,7 @@ def split_diff(old_root: Path, new_root: Path, test_paths: list[str]) -> Split:
             continue
         if is_test_file(rel, test_paths):
             split.tests.append(rel)
-        elif _is_prose(rel) or rel.split("/")[0] in _PROSE_DIRS:
+        elif _is_prose(rel):
             split.skipped.append(rel)
         else:
             try:
