@@ -26,7 +26,7 @@ from nightshift.suites.pypi_tasks.pairs import Pair, Split, check_budget, missin
 from nightshift.suites.pypi_tasks.upstream import TestBench, scratch_copy, sort_tests
 
 Results = dict[str, tuple[bool, float, str, bool]]
-BREAKING_TRIES = 8
+BREAKING_TRIES = 6  # mutants tried for a breaking patch, in all: each costs one run of the suite
 
 
 def _apply(workspace: Path, split: Split) -> None:
@@ -74,8 +74,9 @@ def _failure(test: str, before: Results) -> str:
 
 
 def _breaking(bench: TestBench, workspace: Path, split: Split, old_source: Path, test_paths: list[str],
-              p2p: set[str], timeout_s: int, seed: int) -> str | None:
-    """Gold + an injected bug that fails a PASS_TO_PASS test on the newer source: a patch that must be caught."""
+              graded: set[str], timeout_s: int, seed: int) -> str | None:
+    """Gold + an injected bug that fails a graded test on the newer source: a patch that must be caught (a bug
+    in the changed code mostly fails FAIL_TO_PASS tests: a wrong fix; elsewhere, PASS_TO_PASS ones)."""
     changed = [workspace / rel for rel in split.source if rel.endswith(".py") and split.source[rel][1] is not None]
     rest = [p for p in source_files(workspace, test_paths) if p not in changed]
     for tries, mutation in enumerate(_ordered(workspace, changed, rest, seed)):
@@ -90,7 +91,7 @@ def _breaking(bench: TestBench, workspace: Path, split: Split, old_source: Path,
             results = {}
         finally:
             target.write_text(original)
-        if results and any(not results.get(t, (False, 0.0, "", True))[0] for t in p2p):
+        if results and any(not results.get(t, (False, 0.0, "", True))[0] for t in graded):
             broken = Split(source=dict(split.source), tests=split.tests, skipped=split.skipped)
             old_path = old_source / mutation.file
             broken.source[mutation.file] = (old_path.read_text() if old_path.is_file() else None,
@@ -101,8 +102,8 @@ def _breaking(bench: TestBench, workspace: Path, split: Split, old_source: Path,
 
 def _ordered(root: Path, changed: list[Path], rest: list[Path], seed: int) -> list[Mutation]:
     """Mutations of the changed files first (a bug near the fix), then the others."""
-    first = list(islice(mutations(root, changed, seed=seed), BREAKING_TRIES)) if changed else []
-    return first + list(islice(mutations(root, rest, seed=seed), BREAKING_TRIES))
+    first = list(islice(mutations(root, changed, seed=seed), BREAKING_TRIES // 2)) if changed else []
+    return first + list(islice(mutations(root, rest, seed=seed), BREAKING_TRIES - len(first)))
 
 
 def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str], dict]:
@@ -122,6 +123,7 @@ def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str
     if leaks:
         raise Refused(f"its image holds copies of its source ({', '.join(leaks[:3])}); it cannot hide the answer")
     runs, timeout_s = settings["runs"], settings["suite_timeout_s"]
+    phases = {"image_and_scan_s": time.monotonic() - started}
     with tempfile.TemporaryDirectory(prefix="nightshift-pair-") as scratch_root:
         tests_dir = Path(scratch_root) / "tests"
         # a newer test module that imports a name the older source lacks must fail alone, not stop the run
@@ -129,9 +131,11 @@ def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str
         workspace = scratch_copy(old.source, Path(scratch_root) / "workspace")
         bench = TestBench(client, image_id, workspace, tests_dir)
         try:
+            mark = time.monotonic()
             before = _runs(bench, runs, timeout_s)
             _apply(workspace, split)
             after = sort_tests(bench, runs, settings["test_budget_s"], timeout_s)
+            phases["test_runs_s"] = time.monotonic() - mark
             never_passed = {t for t in after.stable if not any(r.get(t, (False,))[0] for r in before)}
             always_passed = {t for t in after.stable if all(r.get(t, (False,))[0] for r in before)
                              and max(r[t][1] for r in before) <= settings["test_budget_s"]}
@@ -139,8 +143,9 @@ def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str
             if not f2p:
                 raise Refused(f"none of the {len(after.stable)} stable tests of {pair.new} fails on the source "
                               f"of {pair.old}")
-            breaking = _breaking(bench, workspace, split, old.source, test_paths, always_passed,
-                                 int(max(20.0, 3 * after.wall_s)), settings["seed"]) if p2p else None
+            breaking = _breaking(bench, workspace, split, old.source, test_paths, never_passed | always_passed,
+                                 int(max(20.0, 3 * after.wall_s)), settings["seed"])
+            phases["breaking_s"] = time.monotonic() - mark - phases["test_runs_s"]
         finally:
             bench.close()
         failures = {t: _failure(t, before[0]) for t in f2p}
@@ -153,5 +158,5 @@ def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str
               "excluded": {"flaky": after.flaky, "network": after.network, "slow": after.slow,
                            "failing": after.failing,
                            "unstable_before": sorted(set(after.stable) - never_passed - always_passed)},
-              "import_s": round(time.monotonic() - started, 1)}
+              "phases": {k: round(v, 1) for k, v in phases.items()}, "import_s": round(time.monotonic() - started, 1)}
     return [folder.name], report
