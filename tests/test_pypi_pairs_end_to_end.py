@@ -21,9 +21,8 @@ PAIR = "cachetools==5.3.3..5.4.0"  # 5.4.0 added keys.typedmethodkey and its tes
 def test_a_release_pair_becomes_one_task_whose_gold_patch_is_the_source_diff(tmp_path: Path) -> None:
     make_backend("docker")  # the import builds with the engine: fail (CI) or skip with the reason
     out = tmp_path / "suite"
-    result = import_pypi([PAIR, "cachetools==5.4.0..5.3.3"], out, runs=1)
+    result = import_pypi([PAIR], out, runs=1)
     assert result.imported == ["cachetools-5.3.3-to-5.4.0"], result.refused
-    assert "must come before 5.3.3" in result.refused["cachetools==5.4.0..5.3.3"]
     folder = out / result.imported[0]
     meta = tomllib.loads((folder / "case.toml").read_text())
     source, tests = meta["source"], meta["tests"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from nightshift.errors import SuiteError
 from nightshift.suites.pypi_tasks.changelog import entry, find_entry
 from nightshift.suites.pypi_tasks.download import Refused, read_specs
 from nightshift.suites.pypi_tasks.layout import find_layout, write_grading_files
@@ -151,11 +152,20 @@ def test_requirements_the_older_image_lacks_are_named(tmp_path: Path) -> None:
         "six>=1.17 (the older release's image has 1.16.0)", "attrs (the older release's image has none)"]
 
 
-def test_pair_specs_and_the_previous_release() -> None:
+def _listing(tmp_path: Path) -> Path:
+    path = tmp_path / "specs.txt"
+    path.write_text("toolz==0.12.0..0.12.1  # a pair\ntoolz==0.12..\n")
+    return path
+
+
+def test_pair_specs_and_the_previous_release(tmp_path: Path) -> None:
     assert read_specs(["toolz==0.12.0..0.12.1"]) == ["toolz==0.12.0..0.12.1"]
     assert parse_pair("toolz==0.12.0..0.12.1", "x") == Pair("toolz", "0.12.0", "0.12.1")
-    with pytest.raises(Refused, match="must come before"):
-        parse_pair("toolz==0.12.1..0.12.0", "import-suite pypi")
+    with pytest.raises(SuiteError, match=r"import-suite pypi: 'toolz==0.12.1..0.12.0': the older release 0.12.1 "
+                                          r"must come before 0.12.0"):
+        read_specs(["toolz==0.12.1..0.12.0"])
+    with pytest.raises(SuiteError, match=r"specs.txt:2: 'toolz==0.12..' is not NAME==OLD..NEW"):
+        read_specs([str(_listing(tmp_path))])
     listed = ["2.0.0", "1.10.0", "1.9.0", "1.10.0rc1", "2.0.0b1", "0.9"]
     assert previous_release("p", "2.0.0", listed) == "1.10.0"
     assert previous_release("p", "1.10.0", listed) == "1.9.0"

@@ -71,6 +71,14 @@ def read_specs(items: list[str]) -> list[str]:
 
 
 def _checked(spec: str, where: str) -> str:
+    if ".." in spec:  # a release pair, NAME==OLD..NEW: both versions read, OLD before NEW
+        from nightshift.suites.pypi_tasks.pairs import parse_pair  # pairs.py imports this module
+
+        try:
+            parse_pair(spec, where)
+        except Refused as exc:
+            raise SuiteError(str(exc)) from None
+        return spec
     if not SPEC.match(spec):
         raise SuiteError(f"{where}: {spec!r} is not NAME==VERSION (e.g. more-itertools==10.2.0); pin an exact "
                          f"version so the tasks are reproducible")
