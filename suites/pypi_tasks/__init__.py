@@ -55,7 +55,8 @@ def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str]
     built_s = time.monotonic() - started
     with tempfile.TemporaryDirectory(prefix="nightshift-pypi-") as scratch_root:
         tests_dir = Path(scratch_root) / "tests"
-        write_grading_files(project.source, layout, tests_dir)
+        # one test module that cannot be collected here (an optional dependency) must not stop the others
+        write_grading_files(project.source, layout, tests_dir, extra_args="--continue-on-collection-errors")
         workspace = scratch_copy(project.source, Path(scratch_root) / "workspace")
         bench = TestBench(client, image_id, workspace, tests_dir)
         try:

@@ -148,10 +148,17 @@ def _metadata_requirements(source: Path, project: str) -> tuple[list[str], list[
     return runtime, tests
 
 
+TEST_REQUIREMENT_FILES = ("requirements-test.txt", "requirements-tests.txt", "test-requirements.txt",
+                          "requirements/test.txt", "requirements/tests.txt", "requirements/testing.txt",
+                          "tests/requirements.txt")
+# read only when no test file exists: a project such as python-dateutil lists its test tools (freezegun,
+# hypothesis, pytest-cov for its addopts) only among its development requirements
+DEV_REQUIREMENT_FILES = ("requirements-dev.txt", "dev-requirements.txt", "requirements/dev.txt")
+
+
 def _requirement_files(source: Path) -> list[str]:
     """Lines of the test requirement files projects commonly ship (no includes, no options, no URLs)."""
-    names = ["requirements-test.txt", "requirements-tests.txt", "test-requirements.txt", "requirements/test.txt",
-             "requirements/tests.txt", "tests/requirements.txt"]
+    names = [n for n in TEST_REQUIREMENT_FILES if (source / n).is_file()] or list(DEV_REQUIREMENT_FILES)
     found = []
     for name in names:
         path = source / name
