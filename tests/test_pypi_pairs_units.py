@@ -13,7 +13,7 @@ import pytest
 
 from nightshift.errors import SuiteError
 from nightshift.suites.pypi_tasks.changelog import entry, find_entry
-from nightshift.suites.pypi_tasks.download import Refused, read_specs
+from nightshift.suites.pypi_tasks.download import Refused, egg_info_requirements, read_specs, tox_deps
 from nightshift.suites.pypi_tasks.layout import find_layout, write_grading_files
 from nightshift.suites.pypi_tasks.pair_case import write_pair_case
 from nightshift.suites.pypi_tasks.pairs import (
@@ -150,6 +150,19 @@ def test_requirements_the_older_image_lacks_are_named(tmp_path: Path) -> None:
     assert missing_requirements(["pytest", "six>=1.10"], tmp_path) == []
     assert missing_requirements(["six>=1.17", "attrs"], tmp_path) == [
         "six>=1.17 (the older release's image has 1.16.0)", "attrs (the older release's image has none)"]
+
+
+def test_egg_info_requirements_stand_in_for_a_pkg_info_without_them(tmp_path: Path) -> None:
+    (tmp_path / "src" / "pkg.egg-info").mkdir(parents=True)
+    (tmp_path / "src" / "pkg.egg-info" / "requires.txt").write_text(
+        "six\n\n[:python_version < \"3\"]\nfutures\n\n[docs]\nsphinx\n\n[test]\nhypothesis>=3\n")
+    assert egg_info_requirements(tmp_path) == (["six"], ["hypothesis>=3"])
+
+
+def test_tox_deps_are_the_last_place_test_tools_are_read_from(tmp_path: Path) -> None:
+    (tmp_path / "tox.ini").write_text("[tox]\nenvlist = py3\n[testenv]\ndeps =\n    pytest-mock\n    hypothesis>=6\n"
+                                      "    -r requirements.txt\n    py38: backports.zoneinfo\n    {env:EXTRA:}\n")
+    assert tox_deps(tmp_path) == ["pytest-mock", "hypothesis>=6"]
 
 
 def _listing(tmp_path: Path) -> Path:

@@ -7,6 +7,7 @@ trial time: the sandbox installs only from this wheelhouse, with ``--no-index``.
 
 from __future__ import annotations
 
+import configparser
 import contextlib
 import os
 import re
@@ -156,6 +157,32 @@ TEST_REQUIREMENT_FILES = ("requirements-test.txt", "requirements-tests.txt", "te
 DEV_REQUIREMENT_FILES = ("requirements-dev.txt", "dev-requirements.txt", "requirements/dev.txt")
 
 
+def egg_info_requirements(source: Path) -> tuple[list[str], list[str]]:
+    """(runtime, test-extra) requirements from ``*.egg-info/requires.txt``: older setuptools sdists (isodate
+    0.6.1) write their install_requires there and leave PKG-INFO without Requires-Dist."""
+    runtime: list[str] = []
+    tests: list[str] = []
+    for path in sorted(source.glob("*.egg-info/requires.txt")) + sorted(source.glob("src/*.egg-info/requires.txt")):
+        section: str | None = None
+        for line in path.read_text(errors="replace").splitlines():
+            line = line.strip()
+            if line.startswith("[") and line.endswith("]"):
+                section = line[1:-1]
+                continue
+            if not line:
+                continue
+            extra, _, marker = (section or "").partition(":")
+            if extra and extra not in TEST_EXTRAS:
+                continue
+            requirement = f"{line}; {marker}" if marker else line
+            with contextlib.suppress(InvalidRequirement):
+                req = Requirement(requirement)
+                if req.marker is None or req.marker.evaluate():
+                    (tests if extra else runtime).append(str(req).split(";", 1)[0].strip())
+        break  # one egg-info is the project's
+    return runtime, tests
+
+
 def _requirement_files(source: Path) -> list[str]:
     """Lines of the test requirement files projects commonly ship (no includes, no options, no URLs)."""
     names = [n for n in TEST_REQUIREMENT_FILES if (source / n).is_file()] or list(DEV_REQUIREMENT_FILES)
@@ -167,6 +194,26 @@ def _requirement_files(source: Path) -> list[str]:
                 line = line.split("#", 1)[0].strip()
                 if line and not line.startswith("-") and "://" not in line:
                     found.append(line)
+    return found or tox_deps(source)
+
+
+def tox_deps(source: Path) -> list[str]:
+    """``[testenv] deps`` of tox.ini, the last place a project names its test tools (natsort: hypothesis,
+    pytest-mock); factor-conditional lines (``py38: x``), includes and substitutions are left out."""
+    path = source / "tox.ini"
+    if not path.is_file():
+        return []
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(path.read_text(errors="replace"))
+    except configparser.Error:
+        return []
+    found = []
+    for line in parser.get("testenv", "deps", fallback="").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-") and "{" not in line and "://" not in line:
+            with contextlib.suppress(InvalidRequirement):
+                found.append(str(Requirement(line)))  # "py38: x" is not a requirement
     return found
 
 
@@ -198,6 +245,8 @@ def fetch_project(spec: str) -> Project:
             raise Refused(f"PyPI gave {len(archives)} files for the sdist of {spec}")
         source = _unpack(archives[0], tree)
         runtime, tests = _metadata_requirements(source, name)
+        if not runtime and not tests:
+            runtime, tests = egg_info_requirements(source)
         needed = ["pytest", *runtime, *tests, *_requirement_files(source), *build_requirements(source)]
         # wheels only: the sandbox has no compiler, and nothing may build from source there
         _pip(["download", "--only-binary", ":all:", "-d", str(wheels), *needed],
