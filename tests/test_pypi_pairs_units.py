@@ -165,6 +165,18 @@ def test_tox_deps_are_the_last_place_test_tools_are_read_from(tmp_path: Path) ->
     assert tox_deps(tmp_path) == ["pytest-mock", "hypothesis>=6"]
 
 
+def test_coverage_options_are_dropped_from_addopts_and_the_rest_kept(tmp_path: Path) -> None:
+    root = _release(tmp_path / "p", OLD_CORE, "1.0", extra_test=False)
+    (root / "tox.ini").write_text("[pytest]\naddopts = --cov-append --cov-report=html --cov=pkg -ra --cov-report "
+                                  "term --strict-markers\n")
+    tests_dir = tmp_path / "grading"
+    write_grading_files(root, find_layout(root), tests_dir)
+    assert "-o 'addopts=-ra --strict-markers' tests" in (tests_dir / "run_tests.sh").read_text()
+    (root / "tox.ini").write_text("[pytest]\naddopts = -ra\n")
+    write_grading_files(root, find_layout(root), tests_dir)
+    assert "addopts" not in (tests_dir / "run_tests.sh").read_text()
+
+
 def _listing(tmp_path: Path) -> Path:
     path = tmp_path / "specs.txt"
     path.write_text("toolz==0.12.0..0.12.1  # a pair\ntoolz==0.12..\n")

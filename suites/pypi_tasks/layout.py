@@ -9,6 +9,7 @@ configuration and a junit XML report at the path the grader names.
 from __future__ import annotations
 
 import configparser
+import shlex
 import shutil
 import tomllib
 from dataclasses import dataclass
@@ -63,6 +64,39 @@ def find_layout(source: Path) -> TestLayout:
     return TestLayout(paths=sorted(set(paths)), config=config)
 
 
+def _addopts(path: Path) -> str | None:
+    try:
+        if path.name == "pyproject.toml":
+            value = tomllib.loads(path.read_text())["tool"]["pytest"]["ini_options"].get("addopts")
+            return " ".join(value) if isinstance(value, list) else value
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read_string(path.read_text(errors="replace"))
+        section = "pytest" if path.name in ("tox.ini", "pytest.ini") else "tool:pytest"
+        return parser.get(section, "addopts", fallback=None)
+    except (tomllib.TOMLDecodeError, configparser.Error, KeyError, UnicodeDecodeError):
+        return None
+
+
+def coverage_free_addopts(path: Path) -> str | None:
+    """The config's addopts without pytest-cov's options, or None when it has none: coverage is not what a
+    task measures, and pytest-cov is rarely among the declared test requirements (wcwidth's tox.ini)."""
+    value = _addopts(path)
+    if not value or "--cov" not in value and "--no-cov" not in value:
+        return None
+    kept, tokens = [], shlex.split(value)
+    skip = False
+    for token in tokens:
+        if skip:
+            skip = False
+            if not token.startswith("-"):
+                continue
+        if token.startswith(("--cov", "--no-cov")):
+            skip = "=" not in token and token in ("--cov-report", "--cov-config", "--cov-fail-under")
+            continue
+        kept.append(token)
+    return " ".join(shlex.quote(t) for t in kept)
+
+
 def source_files(source: Path, test_paths: list[str]) -> list[Path]:
     """The project's own Python modules: in packages, under src/, or at the root (a single-module project)."""
     tests = [source / p for p in test_paths]
@@ -104,7 +138,9 @@ def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path, extra
     else:
         (config_dir / config_name).write_text("[pytest]\n")
     shutil.copy2(Path(__file__).with_name("restore_tests.py"), tests_dir / "restore_tests.py")
-    paths = " ".join([*extra_args.split(), *layout.paths])
+    addopts = coverage_free_addopts(source / layout.config) if layout.config else None
+    options = [*extra_args.split(), *(["-o", f"addopts={addopts}"] if addopts is not None else [])]
+    paths = " ".join(shlex.quote(a) for a in [*options, *layout.paths])
     (tests_dir / "run_tests.sh").write_text(RUN_TESTS.format(config=config_name, paths=paths))
 
 
