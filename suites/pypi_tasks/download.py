@@ -29,7 +29,9 @@ from nightshift.sandbox.images import image_cache
 SPEC = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>[A-Za-z0-9.+!_-]+)$")
 TEST_EXTRAS = ("test", "tests", "testing")
 DOWNLOAD_TIMEOUT_S = 300
-FORMAT = 2  # bump when what is downloaded for a spec changes: cached downloads of another format are redone
+FORMAT = 3  # bump when what is downloaded for a spec changes: cached downloads of another format are redone
+# (3: egg-info, development and tox requirements are read). Formats after 2 live in folders of their own, so
+# checkouts of different formats sharing one cache do not redo each other's downloads in turn.
 
 
 class Refused(Exception):
@@ -232,7 +234,7 @@ def build_requirements(source: Path) -> list[str]:
 def fetch_project(spec: str) -> Project:
     """Download (once per machine) and unpack ``spec``; Refused when PyPI has no sdist or a wheel is missing."""
     name, _, version = spec.partition("==")
-    folder = pypi_cache() / spec.lower()
+    folder = pypi_cache() / (spec.lower() if FORMAT <= 2 else f"{spec.lower()}@{FORMAT}")
     done = folder / ".complete"
     sdists, wheels, tree = folder / "sdist", folder / "wheels", folder / "tree"
     if not (done.is_file() and done.read_text() == f"{FORMAT} {spec}\n"):
