@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import configparser
 import contextlib
+import fcntl
 import os
 import re
 import shutil
@@ -235,6 +236,19 @@ def fetch_project(spec: str) -> Project:
     """Download (once per machine) and unpack ``spec``; Refused when PyPI has no sdist or a wheel is missing."""
     name, _, version = spec.partition("==")
     folder = pypi_cache() / (spec.lower() if FORMAT <= 2 else f"{spec.lower()}@{FORMAT}")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    # two imports of one spec at once (two suites built side by side) must not unpack over each other
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _download(spec, name, folder)
+    tree = folder / "tree"
+    source = next(p for p in tree.iterdir() if p.is_dir())
+    tests = [line for line in (folder / "requirements.txt").read_text().splitlines() if line.strip()]
+    return Project(name=name, version=version, source=source, wheelhouse=folder / "wheels", test_requirements=tests,
+                   build_requirements=build_requirements(source))
+
+
+def _download(spec: str, name: str, folder: Path) -> None:
     done = folder / ".complete"
     sdists, wheels, tree = folder / "sdist", folder / "wheels", folder / "tree"
     if not (done.is_file() and done.read_text() == f"{FORMAT} {spec}\n"):
@@ -255,7 +269,3 @@ def fetch_project(spec: str) -> Project:
              f"wheels of the test dependencies of {spec} ({', '.join(needed)})")
         (folder / "requirements.txt").write_text("\n".join([*runtime, *tests, *_requirement_files(source)]) + "\n")
         done.write_text(f"{FORMAT} {spec}\n")
-    source = next(p for p in tree.iterdir() if p.is_dir())
-    tests = [line for line in (folder / "requirements.txt").read_text().splitlines() if line.strip()]
-    return Project(name=name, version=version, source=source, wheelhouse=wheels, test_requirements=tests,
-                   build_requirements=build_requirements(source))
