@@ -1,8 +1,8 @@
 """One real release pair end to end: `import-suite pypi cachetools==5.3.3..5.4.0` downloads both sdists, runs the
 5.4.0 tests against the 5.3.3 source in the 5.3.3 image and keeps the tests the gold patch (the source diff without
 tests) fixes. The sdists and wheels download once per machine into the PyPI cache; the image is cached by content.
-Validating the case on a backend (gold resolves, untouched fails, breaking patch caught) is `nightshift
-validate-suite` on the same suite, recorded in docs/BENCHMARKS.md: it takes a minute, over this file's CI share."""
+The case then validates on bubblewrap: gold resolves every FAIL_TO_PASS test, the untouched workspace none,
+and the breaking patch is caught."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+from nightshift.graders.validate import validate_cases
+from nightshift.suites import load_cases
 from nightshift.suites.pypi_tasks import import_pypi
 from tests.sandbox_support import make_backend
 
@@ -50,3 +52,8 @@ def test_a_release_pair_becomes_one_task_whose_gold_patch_is_the_source_diff(tmp
     shutil.copytree(folder / "workspace", work)
     subprocess.run(["git", "apply"], input=gold, text=True, cwd=work, check=True)  # applies to the workspace
     assert "def typedmethodkey" in (work / "src" / "cachetools" / "keys.py").read_text()
+    (case,) = load_cases(out)
+    check = validate_cases([case], make_backend("bubblewrap"), repeats=1, jobs=1).checks[0]
+    assert check.ok, check.problems  # includes: the breaking patch was caught
+    assert check.oracle.f2p == (len(f2p), len(f2p)) and check.oracle.p2p == (len(p2p), len(p2p))
+    assert check.empty.f2p[0] == 0
