@@ -23,10 +23,12 @@ from email.parser import HeaderParser
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.version import InvalidVersion, Version
 
 from nightshift.errors import SuiteError
 from nightshift.sandbox.images import image_cache
 
+PAIR = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<old>[A-Za-z0-9.+!_-]+)\.\.(?P<new>[A-Za-z0-9.+!_-]+)$")
 SPEC = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>[A-Za-z0-9.+!_-]+)$")
 TEST_EXTRAS = ("test", "tests", "testing")
 DOWNLOAD_TIMEOUT_S = 300
@@ -76,10 +78,8 @@ def read_specs(items: list[str]) -> list[str]:
 
 def _checked(spec: str, where: str) -> str:
     if ".." in spec:  # a release pair, NAME==OLD..NEW: both versions read, OLD before NEW
-        from nightshift.suites.pypi_tasks.pairs import parse_pair  # pairs.py imports this module
-
         try:
-            parse_pair(spec, where)
+            pair_versions(spec, where)
         except Refused as exc:
             raise SuiteError(str(exc)) from None
         return spec
@@ -87,6 +87,20 @@ def _checked(spec: str, where: str) -> str:
         raise SuiteError(f"{where}: {spec!r} is not NAME==VERSION (e.g. more-itertools==10.2.0); pin an exact "
                          f"version so the tasks are reproducible")
     return spec
+
+
+def pair_versions(spec: str, where: str) -> tuple[str, str, str]:
+    """(name, old, new) of ``NAME==OLD..NEW``; Refused when it is not one or OLD does not come first."""
+    found = PAIR.match(spec)
+    if not found:
+        raise Refused(f"{where}: {spec!r} is not NAME==OLD..NEW (e.g. toolz==0.12.0..0.12.1)")
+    old, new = found["old"], found["new"]
+    try:
+        if Version(old) >= Version(new):
+            raise Refused(f"{where}: {spec!r}: the older release {old} must come before {new}")
+    except InvalidVersion as exc:
+        raise Refused(f"{where}: {spec!r}: {exc}") from None
+    return found["name"], old, new
 
 
 def _pip(args: list[str], where: str) -> None:

@@ -22,7 +22,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
 from nightshift.suites.pypi_tasks.changelog import NAMES as CHANGELOG_NAMES
-from nightshift.suites.pypi_tasks.download import Refused
+from nightshift.suites.pypi_tasks.download import Refused, pair_versions
 
 MAX_FILES = 12  # source files the gold patch touches
 MAX_LINES = 400  # lines it adds plus lines it removes
@@ -31,7 +31,6 @@ _CACHE_DIRS = {"__pycache__", ".git", ".tox", ".nox", ".pytest_cache", ".mypy_ca
 _PROSE_DIRS = {"docs", "doc"}
 _HOUSEKEEPING = {"Makefile", "MANIFEST.in", "LICENSE", "LICENCE", "AUTHORS", "CONTRIBUTORS", "justfile",
                  "noxfile.py", "tasks.py", "codecov.yml"}
-PAIR = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<old>[A-Za-z0-9.+!_-]+)\.\.(?P<new>[A-Za-z0-9.+!_-]+)$")
 
 
 @dataclass(frozen=True)
@@ -72,16 +71,7 @@ def file_diff(rel: str, old: str | None, new: str | None) -> str:
 
 
 def parse_pair(spec: str, where: str) -> Pair:
-    found = PAIR.match(spec)
-    if not found:
-        raise Refused(f"{where}: {spec!r} is not NAME==OLD..NEW (e.g. toolz==0.12.0..0.12.1)")
-    old, new = found["old"], found["new"]
-    try:
-        if Version(old) >= Version(new):
-            raise Refused(f"{where}: {spec!r}: the older release {old} must come before {new}")
-    except InvalidVersion as exc:
-        raise Refused(f"{where}: {spec!r}: {exc}") from None
-    return Pair(found["name"], old, new)
+    return Pair(*pair_versions(spec, where))
 
 
 def previous_release(name: str, new: str, versions: list[str]) -> str:
