@@ -116,7 +116,7 @@ def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str
     layout = find_layout(new.source)  # the newer release's tests are the grader's
     test_paths = sorted(set(layout.paths) | set(_old_test_paths(old)))
     split = split_diff(old.source, new.source, test_paths)
-    check_budget(split, settings.get("max_files", 12), settings.get("max_lines", 400))
+    check_budget(split)
     missing = missing_requirements(["pytest", *new.test_requirements], old.wheelhouse)
     if missing:
         raise Refused(f"{pair.new} needs dependencies the image of {pair.old} lacks: {'; '.join(missing[:4])}")
