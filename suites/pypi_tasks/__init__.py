@@ -6,6 +6,9 @@ then inject one-function bugs and keep those that break at least one stable test
 (FAIL_TO_PASS; the gold patch is the reverse change). A project that cannot be used is refused by name
 with the reason, and the import goes on with the next one. The report (what was refused, which tests were
 excluded and why) is written to OUT/import-report.json and summarised in OUT/suite.toml.
+
+``NAME==OLD..NEW`` (or ``NAME==NEW`` with ``release_pairs``: OLD is the release before it) makes a release-pair
+task instead: the newer release's tests that fail on the older source (pair_import.py).
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from nightshift.errors import SuiteError
 from nightshift.suites.pypi_tasks import image as images
 from nightshift.suites.pypi_tasks.case import breaking_patch, write_breaking, write_case
 from nightshift.suites.pypi_tasks.download import Refused, fetch_project, read_specs
-from nightshift.suites.pypi_tasks.layout import TestLayout, find_layout, write_grading_files
+from nightshift.suites.pypi_tasks.layout import TestLayout, find_layout, source_files, write_grading_files
 from nightshift.suites.pypi_tasks.mutate import mutations
+from nightshift.suites.pypi_tasks.pair_import import import_pair
+from nightshift.suites.pypi_tasks.pairs import Pair, parse_pair, previous_release, pypi_versions
 from nightshift.suites.pypi_tasks.upstream import TestBench, scratch_copy, sort_tests
-
-_NOT_SOURCE = {"docs", "doc", "examples", "benchmarks", "bench", "scripts", "tools", "build", "dist"}
 
 
 @dataclass
@@ -35,16 +38,7 @@ class PypiImport:
 
 
 def _source_files(source: Path, layout: TestLayout) -> list[Path]:
-    tests = [source / p for p in layout.paths]
-    found = []
-    for path in sorted(source.rglob("*.py")):
-        rel = path.relative_to(source)
-        if (rel.parts[0] in _NOT_SOURCE or path.name in ("setup.py", "conftest.py", "noxfile.py", "fabfile.py")
-                or path.name.startswith("test_") or any(path.is_relative_to(t) for t in tests)
-                or len(rel.parts) == 1):
-            continue
-        found.append(path)
-    return found
+    return source_files(source, layout.paths)
 
 
 def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str], dict]:
@@ -61,7 +55,8 @@ def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str]
     built_s = time.monotonic() - started
     with tempfile.TemporaryDirectory(prefix="nightshift-pypi-") as scratch_root:
         tests_dir = Path(scratch_root) / "tests"
-        write_grading_files(project.source, layout, tests_dir)
+        # one test module that cannot be collected here (an optional dependency) must not stop the others
+        write_grading_files(project.source, layout, tests_dir, extra_args="--continue-on-collection-errors")
         workspace = scratch_copy(project.source, Path(scratch_root) / "workspace")
         bench = TestBench(client, image_id, workspace, tests_dir)
         try:
@@ -108,9 +103,18 @@ def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str]
     return kept, report
 
 
+def _pair_of(spec: str, release_pairs: bool) -> Pair | None:
+    if ".." in spec:
+        return parse_pair(spec, "import-suite pypi")
+    if not release_pairs:
+        return None
+    name, _, new = spec.partition("==")
+    return Pair(name, previous_release(name, new, pypi_versions(name)), new)
+
+
 def import_pypi(specs: list[str], out: Path, name: str = "pypi", runs: int = 3, tasks_per_package: int = 5,
                 max_tries: int = 40, test_budget_s: float = 5.0, suite_timeout_s: int = 300,
-                seed: int = 0) -> PypiImport:
+                seed: int = 0, release_pairs: bool = False) -> PypiImport:
     """Import every spec into the suite folder ``out``; refusals are listed, and an empty result is an error."""
     if runs < 1:
         raise SuiteError(f"import-suite pypi: --runs {runs}: run the upstream tests at least once (default 3)")
@@ -122,7 +126,9 @@ def import_pypi(specs: list[str], out: Path, name: str = "pypi", runs: int = 3, 
     client = images.client()
     for spec in wanted:
         try:
-            kept, report = _import_one(client, spec, out, settings)
+            pair = _pair_of(spec, release_pairs)
+            kept, report = (import_pair(client, pair, out, settings) if pair
+                            else _import_one(client, spec, out, settings))
         except Refused as exc:
             result.refused[spec] = str(exc)
             continue

@@ -7,7 +7,9 @@ trial time: the sandbox installs only from this wheelhouse, with ``--no-index``.
 
 from __future__ import annotations
 
+import configparser
 import contextlib
+import fcntl
 import os
 import re
 import shutil
@@ -21,14 +23,18 @@ from email.parser import HeaderParser
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.version import InvalidVersion, Version
 
 from nightshift.errors import SuiteError
 from nightshift.sandbox.images import image_cache
 
+PAIR = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<old>[A-Za-z0-9.+!_-]+)\.\.(?P<new>[A-Za-z0-9.+!_-]+)$")
 SPEC = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>[A-Za-z0-9.+!_-]+)$")
 TEST_EXTRAS = ("test", "tests", "testing")
 DOWNLOAD_TIMEOUT_S = 300
-FORMAT = 2  # bump when what is downloaded for a spec changes: cached downloads of another format are redone
+FORMAT = 3  # bump when what is downloaded for a spec changes: cached downloads of another format are redone
+# (3: egg-info, development and tox requirements are read). Formats after 2 live in folders of their own, so
+# checkouts of different formats sharing one cache do not redo each other's downloads in turn.
 
 
 class Refused(Exception):
@@ -71,10 +77,30 @@ def read_specs(items: list[str]) -> list[str]:
 
 
 def _checked(spec: str, where: str) -> str:
+    if ".." in spec:  # a release pair, NAME==OLD..NEW: both versions read, OLD before NEW
+        try:
+            pair_versions(spec, where)
+        except Refused as exc:
+            raise SuiteError(str(exc)) from None
+        return spec
     if not SPEC.match(spec):
         raise SuiteError(f"{where}: {spec!r} is not NAME==VERSION (e.g. more-itertools==10.2.0); pin an exact "
                          f"version so the tasks are reproducible")
     return spec
+
+
+def pair_versions(spec: str, where: str) -> tuple[str, str, str]:
+    """(name, old, new) of ``NAME==OLD..NEW``; Refused when it is not one or OLD does not come first."""
+    found = PAIR.match(spec)
+    if not found:
+        raise Refused(f"{where}: {spec!r} is not NAME==OLD..NEW (e.g. toolz==0.12.0..0.12.1)")
+    old, new = found["old"], found["new"]
+    try:
+        if Version(old) >= Version(new):
+            raise Refused(f"{where}: {spec!r}: the older release {old} must come before {new}")
+    except InvalidVersion as exc:
+        raise Refused(f"{where}: {spec!r}: {exc}") from None
+    return found["name"], old, new
 
 
 def _pip(args: list[str], where: str) -> None:
@@ -140,10 +166,43 @@ def _metadata_requirements(source: Path, project: str) -> tuple[list[str], list[
     return runtime, tests
 
 
+TEST_REQUIREMENT_FILES = ("requirements-test.txt", "requirements-tests.txt", "test-requirements.txt",
+                          "requirements/test.txt", "requirements/tests.txt", "requirements/testing.txt",
+                          "tests/requirements.txt")
+# read only when no test file exists: a project such as python-dateutil lists its test tools (freezegun,
+# hypothesis, pytest-cov for its addopts) only among its development requirements
+DEV_REQUIREMENT_FILES = ("requirements-dev.txt", "dev-requirements.txt", "requirements/dev.txt")
+
+
+def egg_info_requirements(source: Path) -> tuple[list[str], list[str]]:
+    """(runtime, test-extra) requirements from ``*.egg-info/requires.txt``: older setuptools sdists (isodate
+    0.6.1) write their install_requires there and leave PKG-INFO without Requires-Dist."""
+    runtime: list[str] = []
+    tests: list[str] = []
+    for path in sorted(source.glob("*.egg-info/requires.txt")) + sorted(source.glob("src/*.egg-info/requires.txt")):
+        section: str | None = None
+        for line in path.read_text(errors="replace").splitlines():
+            line = line.strip()
+            if line.startswith("[") and line.endswith("]"):
+                section = line[1:-1]
+                continue
+            if not line:
+                continue
+            extra, _, marker = (section or "").partition(":")
+            if extra and extra not in TEST_EXTRAS:
+                continue
+            requirement = f"{line}; {marker}" if marker else line
+            with contextlib.suppress(InvalidRequirement):
+                req = Requirement(requirement)
+                if req.marker is None or req.marker.evaluate():
+                    (tests if extra else runtime).append(str(req).split(";", 1)[0].strip())
+        break  # one egg-info is the project's
+    return runtime, tests
+
+
 def _requirement_files(source: Path) -> list[str]:
     """Lines of the test requirement files projects commonly ship (no includes, no options, no URLs)."""
-    names = ["requirements-test.txt", "requirements-tests.txt", "test-requirements.txt", "requirements/test.txt",
-             "requirements/tests.txt", "tests/requirements.txt"]
+    names = [n for n in TEST_REQUIREMENT_FILES if (source / n).is_file()] or list(DEV_REQUIREMENT_FILES)
     found = []
     for name in names:
         path = source / name
@@ -152,6 +211,26 @@ def _requirement_files(source: Path) -> list[str]:
                 line = line.split("#", 1)[0].strip()
                 if line and not line.startswith("-") and "://" not in line:
                     found.append(line)
+    return found or tox_deps(source)
+
+
+def tox_deps(source: Path) -> list[str]:
+    """``[testenv] deps`` of tox.ini, the last place a project names its test tools (natsort: hypothesis,
+    pytest-mock); factor-conditional lines (``py38: x``), includes and substitutions are left out."""
+    path = source / "tox.ini"
+    if not path.is_file():
+        return []
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(path.read_text(errors="replace"))
+    except configparser.Error:
+        return []
+    found = []
+    for line in parser.get("testenv", "deps", fallback="").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-") and "{" not in line and "://" not in line:
+            with contextlib.suppress(InvalidRequirement):
+                found.append(str(Requirement(line)))  # "py38: x" is not a requirement
     return found
 
 
@@ -170,7 +249,20 @@ def build_requirements(source: Path) -> list[str]:
 def fetch_project(spec: str) -> Project:
     """Download (once per machine) and unpack ``spec``; Refused when PyPI has no sdist or a wheel is missing."""
     name, _, version = spec.partition("==")
-    folder = pypi_cache() / spec.lower()
+    folder = pypi_cache() / (spec.lower() if FORMAT <= 2 else f"{spec.lower()}@{FORMAT}")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    # two imports of one spec at once (two suites built side by side) must not unpack over each other
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _download(spec, name, folder)
+    tree = folder / "tree"
+    source = next(p for p in tree.iterdir() if p.is_dir())
+    tests = [line for line in (folder / "requirements.txt").read_text().splitlines() if line.strip()]
+    return Project(name=name, version=version, source=source, wheelhouse=folder / "wheels", test_requirements=tests,
+                   build_requirements=build_requirements(source))
+
+
+def _download(spec: str, name: str, folder: Path) -> None:
     done = folder / ".complete"
     sdists, wheels, tree = folder / "sdist", folder / "wheels", folder / "tree"
     if not (done.is_file() and done.read_text() == f"{FORMAT} {spec}\n"):
@@ -183,13 +275,11 @@ def fetch_project(spec: str) -> Project:
             raise Refused(f"PyPI gave {len(archives)} files for the sdist of {spec}")
         source = _unpack(archives[0], tree)
         runtime, tests = _metadata_requirements(source, name)
+        if not runtime and not tests:
+            runtime, tests = egg_info_requirements(source)
         needed = ["pytest", *runtime, *tests, *_requirement_files(source), *build_requirements(source)]
         # wheels only: the sandbox has no compiler, and nothing may build from source there
         _pip(["download", "--only-binary", ":all:", "-d", str(wheels), *needed],
              f"wheels of the test dependencies of {spec} ({', '.join(needed)})")
         (folder / "requirements.txt").write_text("\n".join([*runtime, *tests, *_requirement_files(source)]) + "\n")
         done.write_text(f"{FORMAT} {spec}\n")
-    source = next(p for p in tree.iterdir() if p.is_dir())
-    tests = [line for line in (folder / "requirements.txt").read_text().splitlines() if line.strip()]
-    return Project(name=name, version=version, source=source, wheelhouse=wheels, test_requirements=tests,
-                   build_requirements=build_requirements(source))

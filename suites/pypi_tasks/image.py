@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import shlex
 import uuid
 from pathlib import Path
 
@@ -78,7 +79,8 @@ def project_image(api_client, project: Project) -> str:
     base = python_base(api_client)
     wheels = sorted(p.name for p in project.wheelhouse.iterdir())
     pip = f"{PYTHON} -m pip install -q --no-index --find-links /import/wheels"
-    reqs = " ".join(f"'{r}'" for r in ["pytest", *project.test_requirements, *project.build_requirements])
+    # shlex: a requirement's marker has quotes of its own (setuptools; python_version != '3.3')
+    reqs = " ".join(shlex.quote(r) for r in ["pytest", *project.test_requirements, *project.build_requirements])
     commands = [
         f"{pip} {reqs}",
         "rm -rf /workspace && cp -a /import/src /workspace && chown -R 65534:65534 /workspace",
@@ -92,32 +94,47 @@ def project_image(api_client, project: Project) -> str:
     return _commit(api_client, base, commands, key, mounts, f"installing {project.spec} offline")
 
 
-_SCAN = """import hashlib, os, sys
-wanted = set(sys.stdin.read().split())
+# A copy has the original's size: only files of a wanted size are read and hashed (most of /usr is not).
+# Wheels, eggs and zips are looked into too: /usr/share/python-wheels holds setuptools and pip wheels whose
+# vendored packages (more_itertools, six, packaging ...) an agent could unzip.
+_SCAN = """import hashlib, os, zipfile
+wanted = set(WANTED)
+sizes = set(SIZES)
 for top in ("/opt", "/usr", "/root", "/tmp", "/var", "/home", "/srv", "/etc", "/workspace"):
     for root, dirs, files in os.walk(top):
         for name in files:
             path = os.path.join(root, name)
             try:
-                if os.path.islink(path) or os.path.getsize(path) > 4 << 20:
+                if os.path.islink(path):
+                    continue
+                if name.endswith((".whl", ".zip", ".egg", ".pyz")) and zipfile.is_zipfile(path):
+                    with zipfile.ZipFile(path) as archive:
+                        for member in archive.infolist():
+                            if member.file_size in sizes and hashlib.sha256(
+                                    archive.read(member)).hexdigest() in wanted:
+                                print(path + "!" + member.filename)
+                    continue
+                if os.path.getsize(path) not in sizes:
                     continue
                 with open(path, "rb") as handle:
                     if hashlib.sha256(handle.read()).hexdigest() in wanted:
                         print(path)
-            except OSError:
+            except (OSError, zipfile.BadZipFile, RuntimeError):
                 pass
 """
 
 
 def leaked_files(api_client, image_id: str, originals: list[Path]) -> list[str]:
     """Paths in the image whose bytes equal one of ``originals`` (the source files a task's gold patch restores)."""
-    digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in originals if p.stat().st_size > 64}
+    kept = [p for p in originals if p.stat().st_size > 64]
+    digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in kept}
     if not digests:
         return []
     container = api_client.containers.run(image_id, command=["sleep", "infinity"], user="0:0", detach=True,
                                           network_disabled=True, name=f"nsb-pypi-scan-{uuid.uuid4().hex[:8]}")
     try:
-        script = _SCAN.replace("sys.stdin.read()", repr(" ".join(sorted(digests))))
+        script = _SCAN.replace("WANTED", repr(sorted(digests))).replace("SIZES", repr(sorted({p.stat().st_size
+                                                                                                 for p in kept})))
         code, output = run_captured(api_client.api, container.id, ["python3", "-c", script], "0:0", {})
         if code != 0:
             raise Refused(f"the leak scan of image {image_id[:19]} failed ({code}): {output[-300:]}")

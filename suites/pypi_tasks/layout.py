@@ -9,6 +9,7 @@ configuration and a junit XML report at the path the grader names.
 from __future__ import annotations
 
 import configparser
+import shlex
 import shutil
 import tomllib
 from dataclasses import dataclass
@@ -17,6 +18,11 @@ from pathlib import Path
 from nightshift.suites.pypi_tasks.download import Refused
 
 TEST_DIRS = ("tests", "test", "testing", "t")
+_NOT_SOURCE = {"docs", "doc", "examples", "benchmarks", "bench", "scripts", "tools", "build", "dist"}
+# root scripts that build, test or release a project; any other root module is the project's (six.py)
+ROOT_TOOLING = {"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "tasks.py", "dodo.py", "ez_setup.py",
+                "distribute_setup.py", "versioneer.py", "runtests.py", "run_tests.py", "bootstrap.py", "manage.py",
+                "hatch_build.py", "build.py", "setupbase.py", "release.py", "conf.py"}
 CONFIG_FILES = ("pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 
 
@@ -45,8 +51,10 @@ def _has_pytest_section(path: Path) -> bool:
 def find_layout(source: Path) -> TestLayout:
     """The project's tests; Refused when its sdist ships none."""
     paths = [d for d in TEST_DIRS if (source / d).is_dir() and any((source / d).rglob("test*.py"))]
-    for nested in sorted(source.glob("src/*/tests")) + sorted(source.glob("*/tests")):
-        if nested.is_dir() and any(nested.rglob("test*.py")):
+    nested_dirs = [p for d in TEST_DIRS for p in [*source.glob(f"src/*/{d}"), *source.glob(f"*/{d}")]]
+    for nested in sorted(set(nested_dirs)):  # tests inside the package: toolz/tests, dateutil/test
+        inside_tests = nested.relative_to(source).parts[0] in paths  # tests/test is part of tests
+        if nested.is_dir() and not inside_tests and any(nested.rglob("test*.py")):
             paths.append(nested.relative_to(source).as_posix())
     paths += sorted(p.name for p in source.glob("test_*.py"))
     if not paths:
@@ -56,8 +64,56 @@ def find_layout(source: Path) -> TestLayout:
     return TestLayout(paths=sorted(set(paths)), config=config)
 
 
-def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path) -> None:
-    """tests/pristine/ (the test trees and config as shipped), restore_tests.py and run_tests.sh."""
+def _addopts(path: Path) -> str | None:
+    try:
+        if path.name == "pyproject.toml":
+            value = tomllib.loads(path.read_text())["tool"]["pytest"]["ini_options"].get("addopts")
+            return " ".join(value) if isinstance(value, list) else value
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read_string(path.read_text(errors="replace"))
+        section = "pytest" if path.name in ("tox.ini", "pytest.ini") else "tool:pytest"
+        return parser.get(section, "addopts", fallback=None)
+    except (tomllib.TOMLDecodeError, configparser.Error, KeyError, UnicodeDecodeError):
+        return None
+
+
+def coverage_free_addopts(path: Path) -> str | None:
+    """The config's addopts without pytest-cov's options, or None when it has none: coverage is not what a
+    task measures, and pytest-cov is rarely among the declared test requirements (wcwidth's tox.ini)."""
+    value = _addopts(path)
+    if not value or "--cov" not in value and "--no-cov" not in value:
+        return None
+    kept, tokens = [], shlex.split(value)
+    skip = False
+    for token in tokens:
+        if skip:
+            skip = False
+            if not token.startswith("-"):
+                continue
+        if token.startswith(("--cov", "--no-cov")):
+            skip = "=" not in token and token in ("--cov-report", "--cov-config", "--cov-fail-under")
+            continue
+        kept.append(token)
+    return " ".join(shlex.quote(t) for t in kept)
+
+
+def source_files(source: Path, test_paths: list[str]) -> list[Path]:
+    """The project's own Python modules: in packages, under src/, or at the root (a single-module project)."""
+    tests = [source / p for p in test_paths]
+    found = []
+    for path in sorted(source.rglob("*.py")):
+        rel = path.relative_to(source)
+        if (rel.parts[0] in _NOT_SOURCE or path.name == "conftest.py" or path.name.startswith("test_")
+                or path.name.endswith("_test.py") or any(path.is_relative_to(t) for t in tests)
+                or (len(rel.parts) == 1 and path.name in ROOT_TOOLING)):
+            continue
+        found.append(path)
+    return found
+
+
+def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path, extra_args: str = "") -> None:
+    """tests/pristine/ (the test trees and config as shipped), restore_tests.py and run_tests.sh (with pytest
+    ``extra_args`` before the test paths)."""
     pristine = tests_dir / "pristine"
     shutil.rmtree(pristine, ignore_errors=True)
     pristine.mkdir(parents=True)
@@ -82,7 +138,10 @@ def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path) -> No
     else:
         (config_dir / config_name).write_text("[pytest]\n")
     shutil.copy2(Path(__file__).with_name("restore_tests.py"), tests_dir / "restore_tests.py")
-    (tests_dir / "run_tests.sh").write_text(RUN_TESTS.format(config=config_name, paths=" ".join(layout.paths)))
+    addopts = coverage_free_addopts(source / layout.config) if layout.config else None
+    options = [*extra_args.split(), *(["-o", f"addopts={addopts}"] if addopts is not None else [])]
+    paths = " ".join(shlex.quote(a) for a in [*options, *layout.paths])
+    (tests_dir / "run_tests.sh").write_text(RUN_TESTS.format(config=config_name, paths=paths))
 
 
 RUN_TESTS = """#!/usr/bin/env bash
