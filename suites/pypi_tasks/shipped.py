@@ -20,12 +20,12 @@ import subprocess
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 from nightshift.errors import SuiteError
-from nightshift.resources import package_path
 
-SHIPPED = package_path("nightshift.suites", "pypi")
+SHIPPED = Path(str(resources.files("nightshift.suites").joinpath("pypi")))  # checked where it is used
 RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project image the build pins
 _COMMITTED = ("case.toml", "instruction.md", "solution", "tests/run_tests.sh", "tests/restore_tests.py",
               "tests/config")
