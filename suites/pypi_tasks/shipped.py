@@ -15,15 +15,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import tempfile
+import time
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from nightshift.errors import SuiteError
+from nightshift.resources import state_dir
+from nightshift.suites.loader import tree_hash
+from nightshift.suites.pypi_tasks import _source_files
+from nightshift.suites.pypi_tasks import image as images
+from nightshift.suites.pypi_tasks.case import _NO_COPY, difficulty
+from nightshift.suites.pypi_tasks.download import Refused, fetch_project
+from nightshift.suites.pypi_tasks.layout import find_layout, write_grading_files
 
 SHIPPED = Path(str(resources.files("nightshift.suites").joinpath("pypi")))  # checked where it is used
 RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project image the build pins
@@ -33,8 +42,6 @@ _STAMP = ".built-from"
 
 
 def _tree_hash(root: Path) -> str:
-    from nightshift.suites.loader import tree_hash
-
     return tree_hash(root)
 
 
@@ -50,9 +57,9 @@ def is_recipe(suite_dir: Path) -> bool:
 
 
 def built_dir(recipe: Path) -> Path:
-    from nightshift.suites.catalog import suite_cache
-
-    return suite_cache() / f"shipped-{Path(recipe).resolve().name}"
+    # catalog.suite_cache (catalog imports this module, so the one line is repeated here)
+    cache = Path(os.environ.get("NIGHTSHIFT_SUITE_CACHE", state_dir() / "suites"))
+    return cache / f"shipped-{Path(recipe).resolve().name}"
 
 
 def built_suite(recipe: Path = SHIPPED) -> Path:
@@ -110,14 +117,6 @@ def _put_bug_back(workspace: Path, gold: Path, where: Path) -> None:
 
 def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
     """Build every case of the shipped ``recipe`` into ``out`` (default: the suite cache); see the module doc."""
-    import time
-
-    from nightshift.suites.pypi_tasks import _source_files
-    from nightshift.suites.pypi_tasks import image as images
-    from nightshift.suites.pypi_tasks.case import _NO_COPY
-    from nightshift.suites.pypi_tasks.download import Refused, fetch_project
-    from nightshift.suites.pypi_tasks.layout import find_layout, write_grading_files
-
     recipe = Path(recipe).resolve()
     suite_meta = tomllib.loads((recipe / "suite.toml").read_text())
     pins: dict[str, str] = suite_meta.get("shipped", {}).get("sdist_sha256", {})
@@ -191,9 +190,6 @@ def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Pat
 def ship(imported: list[Path], out: Path, only: set[str] | None = None) -> tuple[list[str], dict[str, str]]:
     """Recipes for the cases of imported PyPI suites (``only``: these ids), written into ``out``; returns the
     ids and each package's sdist sha256 (suite.toml's ``[shipped] sdist_sha256``)."""
-    from nightshift.suites.pypi_tasks.case import difficulty
-    from nightshift.suites.pypi_tasks.download import fetch_project
-
     out.mkdir(parents=True, exist_ok=True)
     pins: dict[str, str] = {}
     shipped = []
