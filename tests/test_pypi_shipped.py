@@ -48,6 +48,9 @@ def test_an_unbuilt_or_stale_shipped_suite_names_the_build_command(tmp_path: Pat
     out.mkdir(parents=True)
     (out / _STAMP).write_text(json.dumps({"recipe": recipe_hash(recipe)}))
     assert built_suite(recipe) == out and not is_recipe(out)
+    (recipe / first / "tests" / ".ruff_cache").mkdir()  # a tool's cache beside the recipe is no change
+    (recipe / first / "tests" / ".ruff_cache" / "x").write_text("x")
+    assert built_suite(recipe) == out
     (recipe / first / "instruction.md").write_text("changed\n")
     with pytest.raises(SuiteError, match="changed since it was built"):
         resolve_suite(str(recipe))

@@ -39,6 +39,7 @@ RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project ima
 _COMMITTED = ("case.toml", "instruction.md", "solution", "tests/run_tests.sh", "tests/restore_tests.py",
               "tests/config")
 _STAMP = ".built-from"
+_HIDDEN = shutil.ignore_patterns(".*", "__pycache__")
 
 
 def _tree_hash(root: Path) -> str:
@@ -46,7 +47,15 @@ def _tree_hash(root: Path) -> str:
 
 
 def recipe_hash(recipe: Path) -> str:
-    return _tree_hash(recipe)
+    """sha256 over the recipe's files, leaving out hidden ones (a linter's or editor's cache is no change)."""
+    digest = hashlib.sha256()
+    root = Path(recipe)
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        digest.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def is_recipe(suite_dir: Path) -> bool:
@@ -171,7 +180,7 @@ def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Pat
     for rel in _COMMITTED:
         src = folder / rel
         if src.is_dir():
-            shutil.copytree(src, into / rel)
+            shutil.copytree(src, into / rel, ignore=_HIDDEN)
         elif src.is_file():
             (into / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, into / rel)
@@ -206,7 +215,7 @@ def ship(imported: list[Path], out: Path, only: set[str] | None = None) -> tuple
             for rel in _COMMITTED:
                 src = folder / rel
                 if src.is_dir():
-                    shutil.copytree(src, target / rel)
+                    shutil.copytree(src, target / rel, ignore=_HIDDEN)
                 elif src.is_file():
                     (target / rel).parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(src, target / rel)
