@@ -32,6 +32,10 @@ def add_import_command(sub: argparse._SubParsersAction) -> None:
     imp.add_argument("--release-pairs", action="store_true", help="pypi: each NAME==NEW becomes a release-pair "
                      "task against the release before NEW (NAME==OLD..NEW names both without this flag)")
     imp.set_defaults(fn=import_suite_command)
+    build = sub.add_parser("build-suite", help="build a shipped suite here (suites/pypi): download its pinned sdists "
+                                              "and test wheels, build one image per package, write its case folders")
+    build.add_argument("suite", nargs="?", default="pypi", help="'pypi' (default) or a shipped suite's folder")
+    build.set_defaults(fn=build_suite_command)
 
 
 def import_suite_command(args: argparse.Namespace, console: Console) -> int:
@@ -78,3 +82,22 @@ def _image_map(pairs: list[str]) -> dict[str, str]:
                              f"e.g. ubuntu:24.04=nightshift/sandbox:bookworm")
         found[name] = local
     return found
+
+
+def build_suite_command(args: argparse.Namespace, console: Console) -> int:
+    from nightshift.errors import SuiteError
+    from nightshift.suites.pypi_tasks.shipped import SHIPPED, build, is_recipe
+
+    recipe = SHIPPED if args.suite == "pypi" else Path(args.suite)
+    if not is_recipe(recipe):
+        console.print(f"{recipe}: not a shipped suite (its suite.toml has no [shipped] table); build-suite builds "
+                      f"'pypi' or a folder like suites/pypi", style="red", markup=False, highlight=False)
+        return 2
+    try:
+        built = build(recipe, log=lambda line: console.print(line, markup=False, highlight=False))
+    except SuiteError as exc:
+        console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)
+        return 2
+    console.print(f"built {built.cases} cases of {len(built.images)} packages into {built.out}; next: nightshift "
+                  f"validate-suite {args.suite}", markup=False, highlight=False)
+    return 0

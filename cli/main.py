@@ -88,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command in ("validate-suite", "import-suite", "view", "plugins", "seal", "audit", "images"):
+        if args.command in ("validate-suite", "import-suite", "build-suite", "view", "plugins", "seal", "audit",
+                            "images"):
             return args.fn(args, console)
         return args.fn(args)
     except NightshiftError as exc:  # input problems name their file and fix; others name the condition too

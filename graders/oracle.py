@@ -32,6 +32,8 @@ class CaseCheck:
     oracle: GradeResult | None = None
     empty: GradeResult | None = None
     seconds: float = 0.0
+    gold_resolved: bool = False  # every oracle repeat passed every test that is not flaky
+    breaking: list[int] = field(default_factory=lambda: [0, 0])  # breaking patches caught, run
 
     @property
     def ok(self) -> bool:
@@ -95,6 +97,7 @@ def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int
     check.problems += [f"oracle fails {t.kind} test {t.name}{_detail(case, t)}" for t in steady if not t.passed]
     if case.fail_to_pass and set(case.fail_to_pass) <= set(check.flaky):
         check.problems.append("every FAIL_TO_PASS test is flaky on the oracle; nothing would be scored")
+    check.gold_resolved = not check.problems
     for script in sorted((case.root / "solution").glob("alt_*.sh")):
         try:
             grade = _grade_after(case, backend, grader, script.read_text(), script.stem)
@@ -110,8 +113,11 @@ def check_case(case: Case, backend: SandboxBackend, grader: Grader, repeats: int
         except OracleScriptError as exc:
             check.problems.append(f"breaking patch {script.name}: {exc}")
             continue
+        check.breaking[1] += 1
         if all(t.passed for t in grade.tests if t.name not in check.flaky):
             check.problems.append(f"breaking patch {script.name} was not caught: every test passed")
+        else:
+            check.breaking[0] += 1
     check.empty = _grade_after(case, backend, grader, None, "empty")
     for test in check.empty.tests:
         if test.name in check.flaky:

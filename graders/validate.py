@@ -74,7 +74,8 @@ def validate_cases(cases: list[Case], backend: SandboxBackend, repeats: int = 3,
     record = SuiteRecord(suite=suite, grader_version=GRADER_VERSION, repeats=repeats, cases={
         c.case_id: CaseRecord(content_hash=by_id[c.case_id].content_hash, ok=c.ok, problems=c.problems,
                               flaky=c.flaky, oracle=_counts(c.oracle), empty=_counts(c.empty),
-                              outputs=_outputs(by_id[c.case_id], c), seconds=round(c.seconds, 3))
+                              outputs=_outputs(by_id[c.case_id], c), seconds=round(c.seconds, 3),
+                              gold_resolved=c.gold_resolved, breaking=c.breaking)
         for c in checks})
     return SuiteValidation(checks=checks, record=record, seconds=time.monotonic() - started)
 
@@ -123,7 +124,22 @@ def print_validation(result: SuiteValidation, cases: list[Case], console: Consol
     failed = [c for c in result.checks if not c.ok]
     flaky = sum(len(c.flaky) for c in result.checks)
     hidden = sum(c.oracle.hidden[1] for c in result.checks if c.oracle)
+    print_rates(result.checks, console)
     colour = "green" if not failed else "red"
     console.print(f"[{colour}]{len(result.checks) - len(failed)}/{len(result.checks)} cases valid[/{colour}], "
                   f"{len({domains.get(c.case_id) for c in result.checks})} domains, {hidden} hidden tests on the "
                   f"oracle, {flaky} flaky tests excluded, {result.seconds:.1f}s wall")
+
+
+def print_rates(checks: list[CaseCheck], console: Console) -> None:
+    """The gold resolve rate, the untouched workspace's failure rate and the breaking patches caught."""
+    if not checks:
+        return
+    gold = sum(c.gold_resolved for c in checks)
+    untouched = sum(1 for c in checks if c.empty is not None and c.empty.f2p[1] and c.empty.f2p[0] == 0)
+    caught, run = sum(c.breaking[0] for c in checks), sum(c.breaking[1] for c in checks)
+    line = (f"gold resolve rate {gold}/{len(checks)} ({gold / len(checks):.0%}); untouched workspace fails every "
+            f"FAIL_TO_PASS test: {untouched}/{len(checks)}")
+    if run:
+        line += f"; breaking patches caught {caught}/{run}"
+    console.print(line, markup=False, highlight=False)

@@ -20,6 +20,7 @@ from nightshift.registry import PluginError
 from nightshift.resources import package_path, state_dir
 from nightshift.suites.humaneval import import_humaneval
 from nightshift.suites.humaneval.importer import HERE, data_file
+from nightshift.suites.pypi_tasks.shipped import SHIPPED, built_suite, is_recipe
 
 BUILTIN = package_path("nightshift.suites", "builtin")
 
@@ -52,11 +53,14 @@ def humaneval_suite(seed: int = 0) -> Path:
 
 
 def resolve_suite(name: str, base: Path | None = None) -> Path:
-    """A suite folder for 'builtin', 'humaneval' or a path (relative to ``base`` or the working folder)."""
+    """A suite folder for 'builtin', 'humaneval', 'pypi' or a path (relative to ``base`` or the working folder); a
+    shipped suite's recipe folder (suites/pypi) resolves to its built copy."""
     if name == "builtin":
         return BUILTIN
     if name == "humaneval":
         return humaneval_suite()
+    if name == "pypi":  # the shipped repository suite, built per machine by `nightshift build-suite pypi`
+        return built_suite(SHIPPED)
     path = (base or Path.cwd()) / name
     if not path.exists():
         raise SuiteError(f"{path}: no such folder; use 'builtin', 'humaneval', a suite folder relative to "
@@ -64,6 +68,8 @@ def resolve_suite(name: str, base: Path | None = None) -> Path:
     if not (path / "suite.toml").is_file():
         raise SuiteError(f"{path}: not a suite folder (no suite.toml); use 'builtin', 'humaneval', or a folder "
                          f"written by `nightshift import-suite`")
+    if is_recipe(path):
+        return built_suite(path.resolve())
     return path.resolve()
 
 

@@ -59,6 +59,10 @@ def load_case(folder: Path, suite_name: str, default_split: str = "public") -> C
     if meta.get("id", folder.name) != folder.name:
         raise SuiteError(f"{meta_path}: field 'id' is {meta['id']!r} but the folder is {folder.name!r}; "
                          f"make them equal")
+    if str(meta.get("image", "")).startswith("pypi:"):
+        raise SuiteError(f"{meta_path}: field 'image' = {meta['image']!r} is a shipped recipe, not an image; run "
+                         f"`nightshift build-suite {folder.parent}` and use the suite it builds (name it 'pypi' or "
+                         f"by this folder: both resolve to the built copy)")
     tests = meta.get("tests", {})
     try:
         hidden = HiddenTests(**meta["hidden"]) if "hidden" in meta else None

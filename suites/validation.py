@@ -35,6 +35,8 @@ class CaseRecord(BaseModel):
     outputs: dict[str, str] = Field({}, description="Full captured output of every test, keyed 'oracle/<test>' "
                                     "and 'empty/<test>' (none for held-out cases).")
     seconds: float = 0.0
+    gold_resolved: bool | None = Field(None, description="Every oracle repeat passed every steady test.")
+    breaking: list[int] = Field([], description="Breaking patches caught, run (repository tasks).")
 
 
 class SuiteRecord(BaseModel):

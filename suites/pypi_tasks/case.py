@@ -23,10 +23,16 @@ def case_id(spec: str, mutation: Mutation) -> str:
     return stem.strip("-").lower()
 
 
-def difficulty(lines_changed: int, failing: int) -> str:
-    if lines_changed <= 2 and failing >= 3:
+def difficulty(lines_changed: int, failing: list[str], function: str) -> str:
+    """How directly the bug report leads to the fix: easy when a failing test is named after the broken
+    function, medium when several tests fail but none is, hard when one or two unrelated-looking tests fail
+    (or the fix spans more than 4 changed lines)."""
+    if lines_changed > 4:
+        return "hard"
+    stem = function.strip("_").lower()
+    if any(stem and stem in name.rpartition("::")[2].lower() for name in failing):
         return "easy"
-    return "medium" if lines_changed <= 4 else "hard"
+    return "medium" if len(failing) >= 3 else "hard"
 
 
 def _report(spec: str, failing: list[str], failures: dict[str, str]) -> str:
@@ -80,6 +86,6 @@ def write_case(out: Path, spec: str, source: Path, tests_dir: Path, image: str, 
         f'pass_to_pass = {q(passing)}\n\n[limits]\nmax_steps = 60\nwall_clock_s = 1800\ntest_timeout_s = 600\n\n'
         f'[source]\nformat = "pypi"\npackage = {q(name)}\nversion = {q(version)}\ntask_source = "injected bug"\n'
         f'mutation = {q(mutation.kind)}\nfile = {q(mutation.file)}\nfunction = {q(mutation.function)}\n'
-        f'line = {mutation.line}\n\n[difficulty]\nlabel = {q(difficulty(changed, len(failing)))}\n'
+        f'line = {mutation.line}\n\n[difficulty]\nlabel = {q(difficulty(changed, failing, mutation.function))}\n'
         f'lines_changed = {changed}\nfiles_touched = 1\nfailing_tests = {len(failing)}\n')
     return folder

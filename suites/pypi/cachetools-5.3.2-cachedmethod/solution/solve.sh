@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+patch_file=$(mktemp)
+cat > "$patch_file" <<'NIGHTSHIFT_PATCH_EOF'
+diff --git a/src/cachetools/__init__.py b/src/cachetools/__init__.py
+--- a/src/cachetools/__init__.py
++++ b/src/cachetools/__init__.py
+@@ -790,7 +790,7 @@
+             def wrapper(self, *args, **kwargs):
+                 c = cache(self)
+                 if c is None:
+-                    return None
++                    return method(self, *args, **kwargs)
+                 k = key(self, *args, **kwargs)
+                 try:
+                     return c[k]
+NIGHTSHIFT_PATCH_EOF
+cd /workspace || exit 2
+git apply --verbose "$patch_file" && exit 0
+git apply --verbose --reject "$patch_file" && exit 0
+patch --batch --fuzz=5 -p1 -i "$patch_file" && exit 0
+echo "apply_patch: $patch_file does not apply" >&2
+exit 1

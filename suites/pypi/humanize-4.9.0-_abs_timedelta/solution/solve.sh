@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+patch_file=$(mktemp)
+cat > "$patch_file" <<'NIGHTSHIFT_PATCH_EOF'
+diff --git a/src/humanize/time.py b/src/humanize/time.py
+--- a/src/humanize/time.py
++++ b/src/humanize/time.py
+@@ -57,7 +57,7 @@
+     """
+     if delta.days < 0:
+         now = _now()
+-        return now + (now + delta)
++        return now - (now + delta)
+     return delta
+NIGHTSHIFT_PATCH_EOF
+cd /workspace || exit 2
+git apply --verbose "$patch_file" && exit 0
+git apply --verbose --reject "$patch_file" && exit 0
+patch --batch --fuzz=5 -p1 -i "$patch_file" && exit 0
+echo "apply_patch: $patch_file does not apply" >&2
+exit 1

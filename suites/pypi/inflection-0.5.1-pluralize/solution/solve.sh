@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+patch_file=$(mktemp)
+cat > "$patch_file" <<'NIGHTSHIFT_PATCH_EOF'
+diff --git a/inflection/__init__.py b/inflection/__init__.py
+--- a/inflection/__init__.py
++++ b/inflection/__init__.py
+@@ -297,7 +297,7 @@
+         'CamelOctopi'
+ 
+     """
+-    if not word and word.lower() in UNCOUNTABLES:
++    if not word or word.lower() in UNCOUNTABLES:
+         return word
+     else:
+         for rule, replacement in PLURALS:
+NIGHTSHIFT_PATCH_EOF
+cd /workspace || exit 2
+git apply --verbose "$patch_file" && exit 0
+git apply --verbose --reject "$patch_file" && exit 0
+patch --batch --fuzz=5 -p1 -i "$patch_file" && exit 0
+echo "apply_patch: $patch_file does not apply" >&2
+exit 1

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+patch_file=$(mktemp)
+cat > "$patch_file" <<'NIGHTSHIFT_PATCH_EOF'
+diff --git a/src/jinja2/ext.py b/src/jinja2/ext.py
+--- a/src/jinja2/ext.py
++++ b/src/jinja2/ext.py
+@@ -395,6 +395,16 @@
+             else:
+                 variables[token.value] = var = nodes.Name(token.value, "load")
+ 
++            if plural_expr is None:
++                if isinstance(var, nodes.Call):
++                    plural_expr = nodes.Name("_trans", "load")
++                    variables[token.value] = plural_expr
++                    plural_expr_assignment = nodes.Assign(
++                        nodes.Name("_trans", "store"), var
++                    )
++                else:
++                    plural_expr = var
++                num_called_num = token.value == "num"
+ 
+         parser.stream.expect("block_end")
+NIGHTSHIFT_PATCH_EOF
+cd /workspace || exit 2
+git apply --verbose "$patch_file" && exit 0
+git apply --verbose --reject "$patch_file" && exit 0
+patch --batch --fuzz=5 -p1 -i "$patch_file" && exit 0
+echo "apply_patch: $patch_file does not apply" >&2
+exit 1

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+patch_file=$(mktemp)
+cat > "$patch_file" <<'NIGHTSHIFT_PATCH_EOF'
+diff --git a/toolz/_signatures.py b/toolz/_signatures.py
+--- a/toolz/_signatures.py
++++ b/toolz/_signatures.py
+@@ -729,7 +729,7 @@
+         return True
+     elif any(checks):
+         return None
+-    return None
++    return False
+ 
+ 
+ def check_varargs(sig):
+NIGHTSHIFT_PATCH_EOF
+cd /workspace || exit 2
+git apply --verbose "$patch_file" && exit 0
+git apply --verbose --reject "$patch_file" && exit 0
+patch --batch --fuzz=5 -p1 -i "$patch_file" && exit 0
+echo "apply_patch: $patch_file does not apply" >&2
+exit 1

@@ -1,0 +1,231 @@
+"""The shipped repository suite (``suites/pypi/``): small recipes in git, full case folders built per machine.
+
+A case of an imported PyPI suite is mostly the package's own sdist (its workspace and pristine tests) and an
+image id that exists only on the machine that built it. The shipped folder keeps neither: per case it keeps
+case.toml (with ``image = "pypi:NAME==VERSION"``, a recipe reference), the instruction, the gold and breaking
+patches and the grading scripts; suite.toml pins each package's sdist by sha256. ``nightshift build-suite
+pypi`` downloads the pinned sdists and their test wheels (build time, never trial time), builds each project
+image (content-keyed: a machine that has it builds nothing), unpacks each workspace with the bug put back
+(the gold patch reversed, checked against the workspace hash the case records) and writes the built suite as
+ordinary case folders under the suite cache, the image pinned by id. ``ship`` makes the recipes from an
+imported suite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from nightshift.errors import SuiteError
+from nightshift.resources import state_dir
+from nightshift.suites.loader import tree_hash
+from nightshift.suites.pypi_tasks import _source_files
+from nightshift.suites.pypi_tasks import image as images
+from nightshift.suites.pypi_tasks.case import _NO_COPY, difficulty
+from nightshift.suites.pypi_tasks.download import Refused, fetch_project
+from nightshift.suites.pypi_tasks.layout import find_layout, write_grading_files
+
+SHIPPED = Path(str(resources.files("nightshift.suites").joinpath("pypi")))  # checked where it is used
+RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project image the build pins
+_COMMITTED = ("case.toml", "instruction.md", "solution", "tests/run_tests.sh", "tests/restore_tests.py",
+              "tests/config")
+_STAMP = ".built-from"
+_HIDDEN = shutil.ignore_patterns(".*", "__pycache__")
+
+
+def _tree_hash(root: Path) -> str:
+    return tree_hash(root)
+
+
+def recipe_hash(recipe: Path) -> str:
+    """sha256 over the recipe's files, leaving out hidden ones (a linter's or editor's cache is no change)."""
+    digest = hashlib.sha256()
+    root = Path(recipe)
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        digest.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def is_recipe(suite_dir: Path) -> bool:
+    """A shipped suite's recipe folder (its built copy keeps the suite.toml but has the build stamp)."""
+    path = Path(suite_dir) / "suite.toml"
+    return (path.is_file() and "shipped" in tomllib.loads(path.read_text())
+            and not (Path(suite_dir) / _STAMP).is_file())
+
+
+def built_dir(recipe: Path) -> Path:
+    # catalog.suite_cache (catalog imports this module, so the one line is repeated here)
+    cache = Path(os.environ.get("NIGHTSHIFT_SUITE_CACHE", state_dir() / "suites"))
+    return cache / f"shipped-{Path(recipe).resolve().name}"
+
+
+def built_suite(recipe: Path = SHIPPED) -> Path:
+    """The built copy of a shipped suite; a SuiteError saying how to build it when it is missing or stale."""
+    out = built_dir(recipe)
+    stamp = out / _STAMP
+    if not stamp.is_file():
+        raise SuiteError(f"{recipe}: the shipped suite is not built on this machine; run `nightshift build-suite "
+                         f"{recipe}` once (downloads its pinned sdists and test wheels, builds one image per "
+                         f"package, a few minutes)")
+    if json.loads(stamp.read_text()).get("recipe") != recipe_hash(recipe):
+        raise SuiteError(f"{recipe}: changed since it was built into {out}; run `nightshift build-suite {recipe}` "
+                         f"again")
+    return out
+
+
+def _cases(recipe: Path) -> list[tuple[Path, dict]]:
+    found = []
+    for folder in sorted(p for p in Path(recipe).iterdir() if (p / "case.toml").is_file()):
+        meta = tomllib.loads((folder / "case.toml").read_text())
+        if not str(meta.get("image", "")).startswith(RECIPE):
+            raise SuiteError(f"{folder / 'case.toml'}: field 'image' must be \"{RECIPE}NAME==VERSION\" in a "
+                             f"shipped suite (the build pins the id); got {meta.get('image')!r}")
+        found.append((folder, meta))
+    if not found:
+        raise SuiteError(f"{recipe}: no case folders; a shipped suite needs at least one")
+    return found
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _sdist_file(project_source: Path) -> Path:
+    (archive,) = sorted((project_source.parent.parent / "sdist").iterdir())  # download.py's cache layout
+    return archive
+
+
+@dataclass
+class Built:
+    out: Path
+    images: dict[str, str] = field(default_factory=dict)  # spec -> image id
+    seconds: dict[str, float] = field(default_factory=dict)  # spec -> download + image build
+    cases: int = 0
+
+
+def _put_bug_back(workspace: Path, gold: Path, where: Path) -> None:
+    """The gold patch reversed over the pristine sdist: the workspace the task was imported with."""
+    proc = subprocess.run(["patch", "-R", "-p1", "-s", "--no-backup-if-mismatch", "-d", str(workspace), "-i",
+                           str(gold)], capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise SuiteError(f"{where}: its gold patch does not reverse onto the pinned sdist: "
+                         f"{(proc.stdout + proc.stderr).strip()[:300]}")
+
+
+def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
+    """Build every case of the shipped ``recipe`` into ``out`` (default: the suite cache); see the module doc."""
+    recipe = Path(recipe).resolve()
+    suite_meta = tomllib.loads((recipe / "suite.toml").read_text())
+    pins: dict[str, str] = suite_meta.get("shipped", {}).get("sdist_sha256", {})
+    cases = _cases(recipe)
+    specs = sorted({str(meta["image"])[len(RECIPE):] for _, meta in cases})
+    unpinned = sorted(set(specs) - set(pins))
+    if unpinned:
+        raise SuiteError(f"{recipe / 'suite.toml'}: field 'shipped.sdist_sha256' has no pin for {unpinned}; add "
+                         f"the sdist's sha256 for each")
+    out = Path(out or built_dir(recipe))
+    staging = out.with_name(out.name + ".building")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    shutil.copy2(recipe / "suite.toml", staging / "suite.toml")
+    result = Built(out=out)
+    client = images.client()
+    for spec in specs:
+        started = time.monotonic()
+        try:
+            project = fetch_project(spec)
+            got = _sha256(_sdist_file(project.source))
+            if got != pins[spec]:
+                raise SuiteError(f"{recipe / 'suite.toml'}: field 'shipped.sdist_sha256.\"{spec}\"': PyPI's sdist "
+                                 f"has sha256 {got}, not the pinned {pins[spec]}; the tasks were made from "
+                                 f"another file")
+            image_id = images.project_image(client, project)
+            leaks = images.leaked_files(client, image_id, _source_files(project.source, find_layout(project.source)))
+            if leaks:
+                raise Refused(f"its image holds copies of its source ({', '.join(leaks[:3])})")
+        except Refused as exc:
+            raise SuiteError(f"build-suite {recipe}: {spec}: {exc}") from None
+        result.images[spec], result.seconds[spec] = image_id, round(time.monotonic() - started, 1)
+        log(f"{spec}: image {image_id[:19]} ({result.seconds[spec]} s)")
+        with tempfile.TemporaryDirectory(prefix="nightshift-shipped-") as scratch:
+            grading = Path(scratch) / "tests"
+            write_grading_files(project.source, find_layout(project.source), grading)
+            for folder, meta in cases:
+                if meta["image"] != RECIPE + spec:
+                    continue
+                _build_case(folder, meta, staging / folder.name, project.source, grading, image_id, _NO_COPY)
+                result.cases += 1
+    (staging / _STAMP).write_text(json.dumps({"recipe": recipe_hash(recipe), "images": result.images,
+                                              "seconds": result.seconds}, indent=1) + "\n")
+    if (out / "validation.json").is_file():  # its records are per content hash: one of a changed case is ignored
+        shutil.copy2(out / "validation.json", staging / "validation.json")
+    shutil.rmtree(out, ignore_errors=True)
+    staging.rename(out)
+    return result
+
+
+def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Path, image_id: str, ignore) -> None:
+    for rel in _COMMITTED:
+        src = folder / rel
+        if src.is_dir():
+            shutil.copytree(src, into / rel, ignore=_HIDDEN)
+        elif src.is_file():
+            (into / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, into / rel)
+    shutil.copytree(grading / "pristine", into / "tests" / "pristine")
+    workspace = into / "workspace"
+    shutil.copytree(source, workspace, symlinks=True, ignore=ignore)
+    _put_bug_back(workspace, folder / "solution" / "gold.patch", folder / "solution" / "gold.patch")
+    want = meta.get("source", {}).get("workspace_hash")
+    if want and _tree_hash(workspace) != want:
+        raise SuiteError(f"{folder / 'case.toml'}: field 'source.workspace_hash': the workspace built from the "
+                         f"pinned sdist differs from the one the task was validated on")
+    text = (into / "case.toml").read_text().replace(f'image = "{meta["image"]}"', f'image = "{image_id}"', 1)
+    (into / "case.toml").write_text(text)
+
+
+def ship(imported: list[Path], out: Path, only: set[str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """Recipes for the cases of imported PyPI suites (``only``: these ids), written into ``out``; returns the
+    ids and each package's sdist sha256 (suite.toml's ``[shipped] sdist_sha256``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    pins: dict[str, str] = {}
+    shipped = []
+    for suite in imported:
+        for folder in sorted(p for p in suite.iterdir() if (p / "case.toml").is_file()):
+            if only is not None and folder.name not in only:
+                continue
+            meta = tomllib.loads((folder / "case.toml").read_text())
+            spec = f"{meta['source']['package']}=={meta['source']['version']}"
+            if spec not in pins:
+                pins[spec] = _sha256(_sdist_file(fetch_project(spec).source))  # cached: no download
+            target = out / folder.name
+            shutil.rmtree(target, ignore_errors=True)
+            for rel in _COMMITTED:
+                src = folder / rel
+                if src.is_dir():
+                    shutil.copytree(src, target / rel, ignore=_HIDDEN)
+                elif src.is_file():
+                    (target / rel).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(src, target / rel)
+            text = (target / "case.toml").read_text().replace(f'image = "{meta["image"]}"',
+                                                                f'image = "{RECIPE}{spec}"', 1)
+            label = difficulty(meta["difficulty"]["lines_changed"], meta["tests"]["fail_to_pass"],
+                               meta["source"]["function"])  # imported before the label's rule changed
+            text = text.replace(f'label = "{meta["difficulty"]["label"]}"', f'label = "{label}"', 1)
+            text = text.replace("\n[difficulty]", f'workspace_hash = "{_tree_hash(folder / "workspace")}"\n\n'
+                                                  f"[difficulty]", 1)
+            (target / "case.toml").write_text(text)
+            shipped.append(folder.name)
+    return shipped, pins

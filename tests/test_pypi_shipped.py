@@ -1,0 +1,56 @@
+"""The shipped repository suite without docker: its recipes are complete and small, and a machine that has not
+built it gets an error naming the build command (the build itself: tests/test_pypi_tasks_end_to_end.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from nightshift.errors import SuiteError
+from nightshift.suites import load_cases, resolve_suite
+from nightshift.suites.pypi_tasks.shipped import _STAMP, SHIPPED, built_dir, built_suite, is_recipe, recipe_hash
+
+
+def test_the_shipped_recipes_pin_every_package_and_hold_no_sdist() -> None:
+    meta = tomllib.loads((SHIPPED / "suite.toml").read_text())
+    pins = meta["shipped"]["sdist_sha256"]
+    cases = sorted(p for p in SHIPPED.iterdir() if (p / "case.toml").is_file())
+    specs = set()
+    for folder in cases:
+        case = tomllib.loads((folder / "case.toml").read_text())
+        spec = case["image"].removeprefix("pypi:")
+        assert spec in pins and len(pins[spec]) == 64, folder
+        assert case["source"]["workspace_hash"] and case["difficulty"]["label"] in ("easy", "medium", "hard")
+        assert (folder / "solution" / "gold.patch").is_file() and (folder / "solution" / "breaking_1.sh").is_file()
+        assert not (folder / "workspace").exists() and not (folder / "tests" / "pristine").exists()
+        specs.add(spec)
+    labels = {tomllib.loads((f / "case.toml").read_text())["difficulty"]["label"] for f in cases}
+    assert len(cases) >= 40 and len(specs) >= 8 and labels == {"easy", "medium", "hard"}
+    assert not list(SHIPPED.rglob("*.tar.gz")) and not list(SHIPPED.rglob("*.whl"))
+
+
+def test_an_unbuilt_or_stale_shipped_suite_names_the_build_command(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("NIGHTSHIFT_SUITE_CACHE", str(tmp_path / "cache"))
+    recipe = tmp_path / "pypi"
+    first = sorted(p.name for p in SHIPPED.iterdir() if (p / "case.toml").is_file())[0]
+    shutil.copytree(SHIPPED / first, recipe / first)
+    shutil.copy2(SHIPPED / "suite.toml", recipe / "suite.toml")
+    assert is_recipe(recipe)
+    with pytest.raises(SuiteError, match="not built on this machine; run `nightshift build-suite"):
+        resolve_suite(str(recipe))
+    with pytest.raises(SuiteError, match="is a shipped recipe, not an image; run `nightshift build-suite"):
+        load_cases(recipe)
+    out = built_dir(recipe)
+    out.mkdir(parents=True)
+    (out / _STAMP).write_text(json.dumps({"recipe": recipe_hash(recipe)}))
+    assert built_suite(recipe) == out and not is_recipe(out)
+    (recipe / first / "tests" / ".ruff_cache").mkdir()  # a tool's cache beside the recipe is no change
+    (recipe / first / "tests" / ".ruff_cache" / "x").write_text("x")
+    assert built_suite(recipe) == out
+    (recipe / first / "instruction.md").write_text("changed\n")
+    with pytest.raises(SuiteError, match="changed since it was built"):
+        resolve_suite(str(recipe))
