@@ -25,7 +25,8 @@ def add_server_commands(sub: argparse._SubParsersAction) -> None:
         engine.add_argument("--sqlite", dest="production", action="store_const", const=False,
                             help="run the server on SQLite (the default) again")
         p.add_argument("--host", default="127.0.0.1",
-                       help="address the Prefect server listens on (0.0.0.0: workers on other machines)")
+                       help="address the Prefect server listens on (default 127.0.0.1; 0.0.0.0: workers on other "
+                            "machines, which need its credential; warned: the API is plain HTTP)")
     srv.set_defaults(fn=server_command)
     serve.set_defaults(fn=serve_command)
 
