@@ -31,6 +31,7 @@ from nightshift.deployments.auth import (
     check_server,
     credential_file,
     ensure_credential,
+    read_credential,
     use_credential,
 )
 from nightshift.deployments.production import ProductionStack
@@ -150,6 +151,21 @@ def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir:
             return url
         time.sleep(0.5)
     raise RuntimeError(f"prefect server did not answer within {timeout_s:.0f}s; see {state_dir / 'prefect-server.log'}")
+
+
+def present_own_credential(url: str, state_dir: Path | None = None) -> bool:
+    """An exported PREFECT_API_URL without an exported credential: when it is this project's own server (loopback,
+    the project's port), present the project's credential. Never for another address: that would hand it to
+    whoever answers there. Whether it did."""
+    state_dir = state_dir or project_state_dir()
+    parsed = httpx.URL(url)
+    if os.environ.get(CLIENT_ENV) or parsed.host not in ("127.0.0.1", "localhost") \
+            or parsed.port != project_port(state_dir):
+        return False
+    if (secret := read_credential(credential_file(state_dir))) is None:
+        return False
+    use_credential(secret)
+    return True
 
 
 def point_prefect_at(url: str) -> None:

@@ -162,3 +162,16 @@ def test_health_stays_open_for_probes_but_nothing_else(prefect_server: str) -> N
     assert httpx.get(f"{prefect_server}/health", timeout=10).status_code == 200
     assert httpx.get(f"{prefect_server}/health", headers=basic_header("wrong"), timeout=10).status_code == 200
     assert httpx.get(f"{prefect_server}/admin/version", timeout=10).status_code == 401
+
+
+def test_an_exported_url_of_the_projects_own_server_gets_its_credential_and_no_other_does(
+        tmp_path: Path, no_client_credential: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import nightshift.deployments.server as server
+
+    handed: list[str] = []
+    monkeypatch.setattr(server, "use_credential", handed.append)
+    monkeypatch.setenv("NIGHTSHIFT_PREFECT_PORT", "4321")
+    secret = ensure_credential(tmp_path)
+    assert not server.present_own_credential("http://10.0.0.5:4321/api", tmp_path)  # a stranger: never
+    assert not server.present_own_credential("http://127.0.0.1:4200/api", tmp_path)  # another local server
+    assert server.present_own_credential("http://127.0.0.1:4321/api", tmp_path) and handed == [secret]
