@@ -34,7 +34,7 @@ from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from nightshift.deployments.auth import CLIENT_ENV, ServerAuthError, credential_file, read_credential
 from nightshift.deployments.pool_defaults import DEPLOYMENT, HOST_FOLDERS, SANDBOX_ROOT
-from nightshift.deployments.server import ensure_server, prefect_cli
+from nightshift.deployments.server import ensure_server, prefect_cli, present_own_credential
 from nightshift.deployments.worker_image import WorkerImageError, build_worker_image
 from nightshift.errors import OrchestrationError
 from nightshift.harnesses.derived_image import InstallError
@@ -130,7 +130,10 @@ def pool_command(args: argparse.Namespace) -> int:
 def _make_pool(args: argparse.Namespace) -> int:
     if args.wheel is not None and not args.wheel.is_file():
         raise DockerPoolError(f"--wheel {args.wheel}: no such file (the nightshift wheel installed here)")
-    url = os.environ.get("PREFECT_API_URL") or ensure_server(port=args.port)
+    if url := os.environ.get("PREFECT_API_URL"):
+        present_own_credential(url)  # the project's own server named by hand: its credential; never another's
+    else:
+        url = ensure_server(port=args.port)
     client = docker_engine("nightshift docker-pool builds the worker image", "start dockerd")
     print("worker image: building or reusing it ...", file=sys.stderr, flush=True)
     image = build_worker_image(client, _base_image_id(), args.wheel)
