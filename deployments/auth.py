@@ -19,6 +19,7 @@ import stat
 from pathlib import Path
 
 import httpx
+import prefect.context
 
 from nightshift.errors import OrchestrationError
 
@@ -73,8 +74,6 @@ def use_credential(secret: str) -> None:
     """Make this process (and every child it starts, inheriting the environment) present ``secret``. Prefect read
     its settings when imported, so the global settings are refreshed too."""
     os.environ[CLIENT_ENV] = secret
-    import prefect.context
-
     prefect.context.refresh_global_settings_context()
 
 

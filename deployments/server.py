@@ -23,7 +23,7 @@ import prefect.context
 import prefect.settings
 import yaml
 from prefect.client.orchestration import get_client
-from prefect.settings import PREFECT_API_URL, temporary_settings
+from prefect.settings import PREFECT_API_AUTH_STRING, PREFECT_API_URL, temporary_settings, update_current_profile
 
 from nightshift.deployments.auth import (
     CLIENT_ENV,
@@ -190,8 +190,6 @@ def point_profile_at(url: str) -> Path:
     """Point the user's own `prefect` CLI at this server (their active profile: its URL and credential), so the
     documented `prefect deployment run nightly-eval/nightly` reaches it. The profiles file now holds a secret:
     it is made readable by its owner alone. Returns its path."""
-    from prefect.settings import PREFECT_API_AUTH_STRING, update_current_profile
-
     profiles = Path(prefect.settings.get_current_settings().profiles_path or Path.home() / ".prefect/profiles.toml")
     if profiles.is_file():  # 0600 before the secret is in it (the write keeps the mode; Prefect makes a new one 0600)
         profiles.chmod(0o600)
