@@ -113,7 +113,7 @@ def test_no_file_of_the_run_or_the_state_folders_holds_the_key(canary_night: dic
 
 def test_no_prefect_api_response_holds_the_key(canary_night: dict) -> None:
     url, canary = canary_night["url"], canary_night["canary"]
-    with httpx.Client(base_url=url, timeout=30) as client:
+    with httpx.Client(base_url=url, headers=basic_header(os.environ[CLIENT_ENV]), timeout=30) as client:
         children = client.post("/flow_runs/filter", json={"limit": 200}).json()
         assert any(run["name"].endswith("shard-1of2") for run in children)
         seen = ""
