@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.night_bench import _free_port
 from bench.smoke import add_smoke, apply_smoke, judged
 
 REPO = Path(__file__).resolve().parent.parent
@@ -100,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run(["git", "clone", "-q", str(REPO), str(project)], check=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "NIGHTSHIFT_", "VIRTUAL_ENV"))}
     env.update(TERM="xterm", COLUMNS="120", LINES="40")
+    # a port of its own: on a shared machine 4200 may be someone else's server, which the clone must not use
+    # (nightshift now refuses one that takes requests without its credential)
+    env["NIGHTSHIFT_PREFECT_PORT"] = str(_free_port())
     if args.no_pip_cache:
         env["PIP_NO_CACHE_DIR"] = "1"
     make_args: list[str] = []

@@ -72,7 +72,13 @@ def run_command(args: argparse.Namespace) -> int:
 
 def run_experiment(args: argparse.Namespace) -> tuple[int, dict]:
     """``run``'s whole body: the exit status and the night's summary (``replay`` reads the run folder from it)."""
-    from nightshift.deployments.server import QUIET_ENV, ensure_server, point_prefect_at, project_port
+    from nightshift.deployments.server import (
+        QUIET_ENV,
+        ensure_server,
+        point_prefect_at,
+        present_own_credential,
+        project_port,
+    )
 
     os.environ.update(QUIET_ENV)
     if args.ephemeral:
@@ -84,6 +90,8 @@ def run_experiment(args: argparse.Namespace) -> tuple[int, dict]:
         took = time.monotonic() - began
         console.print(f"{'Prefect server':<28} {took:7.1f} s   " + ("started" if took > 1 else "running"),
                       highlight=False)
+    else:  # the project's own server named by hand still gets the project's credential
+        present_own_credential(os.environ["PREFECT_API_URL"])
     if os.environ.get("PREFECT_API_URL"):
         console.print(f"Prefect UI: {os.environ['PREFECT_API_URL'].removesuffix('/api')}")
     from nightshift.flows.endpoint_check import check_endpoint

@@ -25,27 +25,34 @@ def add_server_commands(sub: argparse._SubParsersAction) -> None:
         engine.add_argument("--sqlite", dest="production", action="store_const", const=False,
                             help="run the server on SQLite (the default) again")
         p.add_argument("--host", default="127.0.0.1",
-                       help="address the Prefect server listens on (0.0.0.0: workers on other machines)")
+                       help="address the Prefect server listens on (default 127.0.0.1; 0.0.0.0: workers on other "
+                            "machines, which need its credential; warned: the API is plain HTTP)")
     srv.set_defaults(fn=server_command)
     serve.set_defaults(fn=serve_command)
 
 
 def _start_server(args: argparse.Namespace) -> str:
     """The local server `serve` and `server start` ask for (OrchestrationError, saying why, if it cannot start)."""
+    from nightshift.deployments.auth import network_warning
     from nightshift.deployments.server import ensure_server, project_port
 
+    port = args.port or project_port()
+    if warning := network_warning(args.host, port):  # auth is always on; the warning is about clear-text HTTP
+        console.print(f"[bold red]WARNING:[/] {warning}")
     kind = "PostgreSQL + Redis" if args.production else "local"
     with console.status(f"starting the {kind} Prefect server ..."):
-        return ensure_server(args.port or project_port(), production=args.production, host=args.host)
+        return ensure_server(port, production=args.production, host=args.host)
 
 
 def server_command(args: argparse.Namespace) -> int:
+    from nightshift.deployments.auth import credential_file
     from nightshift.deployments.server import recorded_mode, stop_all
     from nightshift.resources import state_dir
 
     if args.action == "start":
         url = _start_server(args)
-        console.print(f"Prefect server: {url.removesuffix('/api')} ({recorded_mode(state_dir())})")
+        console.print(f"Prefect server: {url.removesuffix('/api')} ({recorded_mode(state_dir())})\n"
+                      f"credential:     {credential_file(state_dir())} (PREFECT_API_AUTH_STRING for its clients)")
         return 0
     for name, stopped in stop_all().items():
         console.print(f"{name}: " + ("stopped" if stopped else "none started by nightshift is recorded"))
@@ -54,7 +61,9 @@ def server_command(args: argparse.Namespace) -> int:
 
 def serve_command(args: argparse.Namespace) -> int:
     """Server + work pool + deployments from prefect.yaml + a process worker: the nightly schedule is live."""
-    from nightshift.deployments.server import deploy, prefect_cli, start_worker, stop
+    from nightshift.deployments.auth import credential_file
+    from nightshift.deployments.server import deploy, point_profile_at, start_worker, stop
+    from nightshift.resources import state_dir
 
     url = _start_server(args)
     with console.status("creating the work pool and applying prefect.yaml ..."):
@@ -66,12 +75,12 @@ def serve_command(args: argparse.Namespace) -> int:
     if any(reaped.values()):
         console.print(f"removed sandboxes left by dead runs: {reaped}")
     worker = start_worker(url)
-    # point the user's own `prefect` CLI at this server (their default profile), so the documented
-    # `prefect deployment run nightly-eval/nightly` reaches it
-    prefect_cli("config", "set", f"PREFECT_API_URL={url}", url=url)
-    console.print(f"Prefect UI:  {url.removesuffix('/api')}\nworker pid:  {worker.pid} (log .nightshift/worker.log)"
+    profile = point_profile_at(url)
+    console.print(f"Prefect UI:  {url.removesuffix('/api')} (it asks for the credential: "
+                  f"{credential_file(state_dir())})\nworker pid:  {worker.pid} (log .nightshift/worker.log)"
                   f"\nschedule:    deployment nightly-eval/nightly (prefect.yaml)\nrun now:     "
-                  f"prefect deployment run nightly-eval/nightly\n(your prefect profile now has PREFECT_API_URL={url})")
+                  f"prefect deployment run nightly-eval/nightly\n(your prefect profile, {profile} (now mode 600), "
+                  f"has PREFECT_API_URL={url} and the credential)")
     return 0
 
 

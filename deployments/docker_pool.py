@@ -32,12 +32,14 @@ from prefect.client.schemas.actions import WorkPoolCreate, WorkPoolUpdate
 from prefect.exceptions import ObjectAlreadyExists
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
+from nightshift.deployments.auth import CLIENT_ENV, ServerAuthError, credential_file, read_credential
 from nightshift.deployments.pool_defaults import DEPLOYMENT, HOST_FOLDERS, SANDBOX_ROOT
-from nightshift.deployments.server import ensure_server, prefect_cli
+from nightshift.deployments.server import ensure_server, prefect_cli, present_own_credential
 from nightshift.deployments.worker_image import WorkerImageError, build_worker_image
 from nightshift.errors import OrchestrationError
 from nightshift.harnesses.derived_image import InstallError
 from nightshift.resources import package_path, project_dir
+from nightshift.resources import state_dir as project_state_dir
 from nightshift.sandbox.docker_engine import docker_engine
 from nightshift.sandbox.images import latest_build
 from nightshift.sandbox.propagation import is_shared_mount
@@ -128,7 +130,10 @@ def pool_command(args: argparse.Namespace) -> int:
 def _make_pool(args: argparse.Namespace) -> int:
     if args.wheel is not None and not args.wheel.is_file():
         raise DockerPoolError(f"--wheel {args.wheel}: no such file (the nightshift wheel installed here)")
-    url = os.environ.get("PREFECT_API_URL") or ensure_server(port=args.port)
+    if url := os.environ.get("PREFECT_API_URL"):
+        present_own_credential(url)  # the project's own server named by hand: its credential; never another's
+    else:
+        url = ensure_server(port=args.port)
     client = docker_engine("nightshift docker-pool builds the worker image", "start dockerd")
     print("worker image: building or reusing it ...", file=sys.stderr, flush=True)
     image = build_worker_image(client, _base_image_id(), args.wheel)
@@ -147,6 +152,20 @@ def _make_pool(args: argparse.Namespace) -> int:
     return 0
 
 
+def hand_credential() -> str:
+    """Give the worker (and so, through its settings, every shard container it starts) the server's credential:
+    $PREFECT_API_AUTH_STRING as set, else this project's own server's file. It is never put in the pool's job
+    template: that is stored on the server and shown in the UI. Returns where it came from."""
+    if os.environ.get(CLIENT_ENV):
+        return f"credential: ${CLIENT_ENV}"
+    path = credential_file(project_state_dir())
+    if (secret := read_credential(path)) is None:
+        return (f"credential: none (no ${CLIENT_ENV}, no {path}): a nightshift server refuses this worker; "
+                "docs/SCALING.md says how to give it the credential")
+    os.environ[CLIENT_ENV] = secret  # os.execv below passes the environment on
+    return f"credential: {path}"
+
+
 def worker_command(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("prefect_docker") is None:  # else prefect would pip-install it at start
         print("nightshift docker-worker: the docker worker is not installed here: pip install "
@@ -159,6 +178,11 @@ def worker_command(args: argparse.Namespace) -> int:
         return 2
     for line in done:
         print(line, file=sys.stderr)
+    try:
+        print(hand_credential(), file=sys.stderr)
+    except ServerAuthError as exc:
+        print(f"nightshift docker-worker: {exc}", file=sys.stderr)
+        return 2
     command = [sys.executable, "-m", "prefect", "worker", "start", "--pool", args.pool, "--type", "docker",
                "--limit", str(args.limit), *(["--name", args.name] if args.name else [])]
     print("starting: " + " ".join(command[1:]), file=sys.stderr, flush=True)

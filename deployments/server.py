@@ -3,7 +3,9 @@
 The server's state lives in the user's project folder (.nightshift/prefect: SQLite) and uses filesystem lease
 storage, so a restart does not leak concurrency slots (DESIGN.md). With ``production=True`` it runs on the
 project's own PostgreSQL and Redis instead (production.py), as Prefect advises for a server under load; the mode
-is recorded, so a later `nightshift run` restarts the same kind. Every process is started in its own session on
+is recorded, so a later `nightshift run` restarts the same kind. The server runs with Prefect's API authentication
+on (auth.py): the project's credential is handed to this process and, through the environment, to everything it
+starts. Every process is started in its own session on
 purpose: they outlive the command that started them, like any service.
 """
 
@@ -18,10 +20,20 @@ from pathlib import Path
 
 import httpx
 import prefect.context
+import prefect.settings
 import yaml
 from prefect.client.orchestration import get_client
-from prefect.settings import PREFECT_API_URL, temporary_settings
+from prefect.settings import PREFECT_API_AUTH_STRING, PREFECT_API_URL, temporary_settings, update_current_profile
 
+from nightshift.deployments.auth import (
+    CLIENT_ENV,
+    SERVER_ENV,
+    check_server,
+    credential_file,
+    ensure_credential,
+    read_credential,
+    use_credential,
+)
 from nightshift.deployments.production import ProductionStack
 from nightshift.resources import project_dir
 from nightshift.resources import state_dir as project_state_dir
@@ -106,9 +118,12 @@ def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir:
     """Return the API URL of a running local server, starting `prefect server start` if none answers.
 
     ``production``: on the project's PostgreSQL + Redis (started too); None: as this project's server was last
-    started (SQLite the first time)."""
+    started (SQLite the first time). The server requires the project's credential (auth.py: made on first start);
+    from here on this process, and every process it starts, presents it. ``host``: what it listens on (the URL
+    returned is the loopback one either way)."""
     state_dir = state_dir or project_state_dir()
     mode = recorded_mode(state_dir) if production is None else ("production" if production else "sqlite")
+    secret = ensure_credential(state_dir)
     env = server_env(port, home)
     url = env["PREFECT_API_URL"]
     if is_up(url):
@@ -116,7 +131,10 @@ def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir:
             raise RuntimeError(f"a Prefect server already answers on port {port}, and it is not a {mode} one this "
                                f"project started (its last was {recorded_mode(state_dir)}; or it is another "
                                f"project's): `nightshift server stop` first, or choose another --port")
+        check_server(url, secret, credential_file(state_dir))  # not one that takes anyone's requests
+        use_credential(secret)
         return url
+    env.update({SERVER_ENV: secret, CLIENT_ENV: secret})  # the server's own services call its API too
     if mode == "production":
         env.update(ProductionStack(state_dir).ensure())
     state_dir.mkdir(parents=True, exist_ok=True)
@@ -129,9 +147,25 @@ def ensure_server(port: int = DEFAULT_PORT, home: Path | None = None, state_dir:
         if proc.poll() is not None:
             raise RuntimeError(f"prefect server exited with {proc.returncode}; see {state_dir / 'prefect-server.log'}")
         if is_up(url):
+            use_credential(secret)
             return url
         time.sleep(0.5)
     raise RuntimeError(f"prefect server did not answer within {timeout_s:.0f}s; see {state_dir / 'prefect-server.log'}")
+
+
+def present_own_credential(url: str, state_dir: Path | None = None) -> bool:
+    """An exported PREFECT_API_URL without an exported credential: when it is this project's own server (loopback,
+    the project's port), present the project's credential. Never for another address: that would hand it to
+    whoever answers there. Whether it did."""
+    state_dir = state_dir or project_state_dir()
+    parsed = httpx.URL(url)
+    if os.environ.get(CLIENT_ENV) or parsed.host not in ("127.0.0.1", "localhost") \
+            or parsed.port != project_port(state_dir):
+        return False
+    if (secret := read_credential(credential_file(state_dir))) is None:
+        return False
+    use_credential(secret)
+    return True
 
 
 def point_prefect_at(url: str) -> None:
@@ -150,6 +184,18 @@ def prefect_cli(*args: str, url: str, check: bool = True) -> subprocess.Complete
     if check and result.returncode != 0:
         raise RuntimeError(f"prefect {' '.join(args)} failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
     return result
+
+
+def point_profile_at(url: str) -> Path:
+    """Point the user's own `prefect` CLI at this server (their active profile: its URL and credential), so the
+    documented `prefect deployment run nightly-eval/nightly` reaches it. The profiles file now holds a secret:
+    it is made readable by its owner alone. Returns its path."""
+    profiles = Path(prefect.settings.get_current_settings().profiles_path or Path.home() / ".prefect/profiles.toml")
+    if profiles.is_file():  # 0600 before the secret is in it (the write keeps the mode; Prefect makes a new one 0600)
+        profiles.chmod(0o600)
+    # in this process, not `prefect config set`: a secret on a command line is visible to every local user
+    update_current_profile({PREFECT_API_URL: url, PREFECT_API_AUTH_STRING: os.environ[CLIENT_ENV]})
+    return profiles
 
 
 def deploy(url: str, pool: str = WORK_POOL) -> None:

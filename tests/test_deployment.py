@@ -10,9 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 from prefect.client.orchestration import get_client
 
+from nightshift.deployments.auth import CLIENT_ENV
 from nightshift.deployments.server import deploy, start_worker, stop
 from tests.host_support import chromium
 
@@ -73,6 +75,32 @@ def test_deployment_run_completes_with_artifacts(deployed_run: dict) -> None:
     assert list((deployed_run["tmp"] / "out").glob("deployed-*/results.parquet"))
 
 
+def test_the_server_refuses_requests_without_the_credential_while_its_worker_ran_the_night(deployed_run: dict
+                                                                                         ) -> None:
+    """The night above ran through a worker on this server; a stranger's request, or one with a wrong credential,
+    is refused (real HTTP, the API the worker used)."""
+    from nightshift.deployments.auth import basic_header, credential_file
+    from tests.conftest import _STATE
+
+    url, run = deployed_run["url"], deployed_run["run"]
+    assert run.state.is_completed(), run.state
+    path = credential_file(_STATE)
+    assert path.stat().st_mode & 0o777 == 0o600
+    secret = path.read_text().strip()
+    assert os.environ[CLIENT_ENV] == secret  # what the worker and the prefect CLI above were handed
+    read_run = f"{url}/flow_runs/{run.id}"
+    assert httpx.get(read_run, timeout=10).status_code == 401
+    assert httpx.get(read_run, headers=basic_header(secret + "x"), timeout=10).status_code == 401
+    assert httpx.get(read_run, headers={"Authorization": f"Bearer {secret}"}, timeout=10).status_code == 401
+    assert httpx.post(f"{url}/deployments/filter", json={}, timeout=10).status_code == 401
+    answer = httpx.get(read_run, headers=basic_header(secret), timeout=10)
+    assert answer.status_code == 200 and answer.json()["state"]["type"] == "COMPLETED"
+    env = {k: v for k, v in os.environ.items() if k != CLIENT_ENV}
+    cli = subprocess.run([sys.executable, "-m", "prefect", "deployment", "run", "nightly-eval/nightly"],
+                         env={**env, "PREFECT_API_URL": url}, capture_output=True, text=True, timeout=120)
+    assert cli.returncode != 0 and "401" in cli.stdout + cli.stderr  # nobody can start a night without it
+
+
 def test_ui_shows_the_flow_run_and_its_artifacts(deployed_run: dict) -> None:
     browser_binary = chromium()  # fails where chromium is required, skips elsewhere
     from playwright.sync_api import sync_playwright
@@ -83,6 +111,8 @@ def test_ui_shows_the_flow_run_and_its_artifacts(deployed_run: dict) -> None:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=browser_binary, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        # the UI asks for the server's credential and keeps it in local storage, base64 (as Prefect's login does)
+        page.add_init_script(f"localStorage.setItem('prefect-password', btoa({os.environ[CLIENT_ENV]!r}))")
         page.goto(f"{ui}/runs/flow-run/{run.id}", wait_until="networkidle")
         page.get_by_text(run.name).first.wait_for(timeout=30_000)
         page.screenshot(path=str(OUTPUT / "ui-flow-run.png"), full_page=True)

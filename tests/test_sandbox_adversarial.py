@@ -129,6 +129,7 @@ def test_network_is_unreachable_external_and_host_loopback(sandbox, host_server)
 def test_host_secrets_are_not_visible_inside(backend, monkeypatch, tmp_path: Path) -> None:
     secret = f"sk-fake-{uuid.uuid4().hex}"
     monkeypatch.setenv("NIGHTSHIFT_API_KEY", secret)
+    monkeypatch.setenv("PREFECT_API_AUTH_STRING", secret)  # the Prefect server's credential, as workers hold it
     secret_file = tmp_path / "api_key.txt"
     secret_file.write_text(secret)
     secret_file.chmod(0o644)
@@ -141,7 +142,7 @@ def test_host_secrets_are_not_visible_inside(backend, monkeypatch, tmp_path: Pat
         result = box.exec(look, timeout_s=60)
         assert not result.timed_out
         assert secret not in result.stdout + result.stderr
-        assert "NIGHTSHIFT_API_KEY" not in result.stdout
+        assert "NIGHTSHIFT_API_KEY" not in result.stdout and "PREFECT_API_AUTH_STRING" not in result.stdout
     finally:
         box.destroy()
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from nightshift.deployments.auth import CLIENT_ENV, basic_header
 from nightshift.deployments.server import QUIET_ENV, deploy
 from nightshift.flows.nightly_eval import nightly_eval
 from nightshift.simulator.request_log import key_hash, read_log
@@ -58,7 +59,7 @@ def canary_night(prefect_server: str, tmp_path_factory: pytest.TempPathFactory) 
     # the positive control: a value that does enter Prefect's state, so the scans below must find it
     control = f"nightshift-canary-control-{uuid.uuid4().hex}"
     httpx.post(f"{prefect_server}/variables/", json={"name": "nightshift_canary_control", "value": control},
-               timeout=30).raise_for_status()
+               headers=basic_header(os.environ[CLIENT_ENV]), timeout=30).raise_for_status()
     exp = tmp / "canary.yaml"
     exp.write_text(f"""
 name: canary
@@ -83,7 +84,8 @@ output_dir: out
         os.environ.pop(KEY_ENV, None)
         stop_group(worker, 20)
     yield {"canary": canary, "control": control, "summary": summary, "tmp": tmp, "url": prefect_server}
-    httpx.delete(f"{prefect_server}/variables/name/nightshift_canary_control", timeout=30)
+    httpx.delete(f"{prefect_server}/variables/name/nightshift_canary_control",
+                 headers=basic_header(os.environ[CLIENT_ENV]), timeout=30)
 
 
 def test_the_canary_key_was_the_key_in_use(canary_night: dict) -> None:
@@ -111,7 +113,7 @@ def test_no_file_of_the_run_or_the_state_folders_holds_the_key(canary_night: dic
 
 def test_no_prefect_api_response_holds_the_key(canary_night: dict) -> None:
     url, canary = canary_night["url"], canary_night["canary"]
-    with httpx.Client(base_url=url, timeout=30) as client:
+    with httpx.Client(base_url=url, headers=basic_header(os.environ[CLIENT_ENV]), timeout=30) as client:
         children = client.post("/flow_runs/filter", json={"limit": 200}).json()
         assert any(run["name"].endswith("shard-1of2") for run in children)
         seen = ""

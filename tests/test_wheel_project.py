@@ -60,7 +60,8 @@ class Project:
     def __init__(self, folder: Path, venv: Path, home: Path) -> None:
         self.folder, self.venv = folder, venv
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_API_URL", "NIGHTSHIFT_HOME",
-                                                                              "VIRTUAL_ENV", "PYTHONPATH"))}
+                                                                              "VIRTUAL_ENV", "PYTHONPATH",
+                                                                              "PREFECT_API_AUTH_STRING"))}
         self.env.update(PATH=f"{venv / 'bin'}:{os.environ['PATH']}", PREFECT_HOME=str(home), DO_NOT_TRACK="1")
 
     def run(self, *argv: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
@@ -78,11 +79,15 @@ class Project:
         return self.run(str(self.venv / "bin" / "python"), "-m", "prefect", *args, **kw)
 
 
-def _wait_for(flow_run_url: str, timeout_s: float = 600) -> str:
-    """The final state of a flow run (polled over HTTP: a `prefect` CLI process per poll costs seconds of CPU)."""
+def _wait_for(flow_run_url: str, credential: Path, timeout_s: float = 600) -> str:
+    """The final state of a flow run (polled over HTTP: a `prefect` CLI process per poll costs seconds of CPU),
+    with the credential `serve` made for the project's server."""
+    from nightshift.deployments.auth import basic_header
+
+    headers = basic_header(credential.read_text().strip())
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        state = httpx.get(flow_run_url, timeout=30).json()["state"]
+        state = httpx.get(flow_run_url, headers=headers, timeout=30).json()["state"]
         if state and state["type"] in ("COMPLETED", "FAILED", "CRASHED", "CANCELLED"):
             return f"{state['type']}: {state.get('message')}"
         time.sleep(2)
@@ -115,9 +120,11 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> dict:
         port = free_port()
         out["serve"] = project.nightshift("serve", "--port", str(port))
         timings["serve_s"] = time.monotonic() - started
-        run = project.prefect("deployment", "run", "nightly-eval/nightly")  # the profile serve pointed here
+        # the profile serve pointed here, with the server's credential (this environment has none)
+        run = project.prefect("deployment", "run", "nightly-eval/nightly")
         flow_run = re.search(r"UUID: ([0-9a-f-]{36})", run.stdout).group(1)
-        out["deployment_state"] = _wait_for(f"http://127.0.0.1:{port}/api/flow_runs/{flow_run}")
+        out["deployment_state"] = _wait_for(f"http://127.0.0.1:{port}/api/flow_runs/{flow_run}",
+                                            folder / ".nightshift" / "prefect-server.auth")
         timings["deployment_run_s"] = time.monotonic() - started - timings["serve_s"]
     finally:
         out["stop"] = project.nightshift("server", "stop", check=False)
