@@ -1,7 +1,8 @@
 """The built-in entries of the catalogue of installed agents (harnesses/catalogue.py resolves them).
 
-Each is written in the YAML a team writes in its experiment's `agents:` block (docs/HARNESSES.md), so adding
-one is a block of lines here plus its name in nightshift.plugins.AGENTS. Every version is pinned; what each
+Each (but the two vendors' CLIs of harnesses/cli_recipes.py) is written in the YAML a team writes in its
+experiment's `agents:` block (docs/HARNESSES.md), so adding one is a block of lines here plus its name in
+nightshift.plugins.AGENTS. Every version is pinned; what each
 needed, and why one is refused, was measured in this project's sandbox image (docs/HARNESSES.md has the table).
 """
 
@@ -11,6 +12,7 @@ from types import SimpleNamespace
 
 import yaml
 
+from nightshift.harnesses.cli_recipes import RECIPES
 from nightshift.plugin import AgentEntry
 
 # Debian's venv module, then a venv of the agent's own: its dependencies never meet the image's Python.
@@ -98,6 +100,7 @@ BUILTIN_YAML = f"""
     are also none the simulator plays
 """
 
-CATALOGUE = SimpleNamespace(**{e.name: e for e in (AgentEntry.model_validate(raw)
-                                                    for raw in yaml.safe_load(BUILTIN_YAML))})
+# Codex CLI and Claude Code are written in Python (harnesses/cli_recipes.py): Codex's config file is one string
+CATALOGUE = SimpleNamespace(**{e.name: e for e in (*(AgentEntry.model_validate(raw)
+                                                     for raw in yaml.safe_load(BUILTIN_YAML)), *RECIPES.values())})
 """The built-in entries by name: nightshift.plugins.AGENTS names them as `CATALOGUE.<name>`."""

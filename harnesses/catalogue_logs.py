@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the catalogue imports this module's mappers by name; typing
     from nightshift.harnesses.catalogue import InstalledAgent
 
 LOG_LIMIT = 2_000_000  # bytes read of an agent's log at most
+MAX_FILES = 64  # of a log folder's *.jsonl files
 CHUNK = 45_000  # bytes per exec: their base64 (60 kB) fits the default 64 KiB output cap
 MAX_EVENTS = 2000
 OUTPUT_CHARS = 20_000  # of one mapped output
@@ -32,12 +33,21 @@ READ_TIMEOUT_S = 30
 
 
 def read_agent_log(sandbox: Sandbox, path: str) -> tuple[bytes | None, str]:
-    """The log's bytes (None when absent or unreadable) and what was wrong, read as the sandbox's user in
-    CHUNK-sized pieces: each exec's captured output is capped (SandboxLimits.output_kb, 64 KiB by default)."""
+    """The log's bytes (None when absent or unreadable) and what was wrong, read as the sandbox's user (so a
+    link the agent planted reaches nothing it could not read itself) in CHUNK-sized pieces: each exec's
+    captured output is capped (SandboxLimits.output_kb, 64 KiB by default)."""
     quoted = shlex.quote(path)
+    if path.endswith("/"):  # a folder: its *.jsonl files (regular ones: find -P never follows a link), in
+        # path order, at most MAX_FILES, each ended by a newline so two files' lines never join
+        test = f"[ -d {quoted} ] && [ ! -L {shlex.quote(path.rstrip('/'))} ]"
+        source = (f"find -P {quoted} -type f -name '*.jsonl' -print0 | sort -z | head -z -n {MAX_FILES}"
+                  f" | xargs -0 -r awk 1")
+    else:
+        test = f"[ -f {quoted} ] && [ ! -L {quoted} ]"
+        source = f"cat -- {quoted}"
     data = b""
     while len(data) < LOG_LIMIT:
-        command = (f"if [ -f {quoted} ] && [ ! -L {quoted} ]; then timeout 20 tail -c +{len(data) + 1} -- {quoted}"
+        command = (f"if {test}; then timeout 20 sh -c {shlex.quote(source)} | tail -c +{len(data) + 1}"
                    f" | head -c {CHUNK} | base64 -w0; else echo 'NIGHTSHIFT_NO_LOG' >&2; exit 3; fi")
         result = sandbox.exec(command, timeout_s=READ_TIMEOUT_S, cwd="/")
         if result.exit_code != 0:

@@ -45,7 +45,8 @@ def write(tmp_path: Path, harness: str, extra: str = "") -> Path:
 
 @pytest.mark.parametrize(("harness", "field", "says"), [
     ("{kind: installed, name: aidr, version: 0.86.2}", "name",
-     "no agent 'aidr' in the catalogue (did you mean 'aider'?); known: aider, mini-swe-agent, openhands"),
+     "no agent 'aidr' in the catalogue (did you mean 'aider'?); known: aider, claude-code, codex, "
+     "mini-swe-agent, openhands"),
     ("{kind: installed, name: aider, version: 0.85.0}", "version", "agent 'aider' pins 0.86.2, not '0.85.0'"),
     ("{kind: installed, name: openhands, version: 1.11.0}", "name", "Requires-Python >=3.12"),
     ("{kind: installed, name: aider, version: 0.86.2, settings: {edit_fromat: diff}}", "settings.edit_fromat",
