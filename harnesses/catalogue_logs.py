@@ -173,3 +173,37 @@ def aider_chat_history(text: str) -> list[dict[str, Any]]:
         output = "\n".join(s for s in said if s)
         events.append(_tool(step, "edit", {"files": files}, output or "(no edits applied)", f"aider-{step}"))
     return events
+
+
+_GPTME_CALL = re.compile(r"@([A-Za-z_][\w-]*)\(([^)\s]*)\):")
+
+
+def gptme_conversation(text: str) -> list[dict[str, Any]]:
+    """gptme's ``conversation.jsonl``: each assistant message is a step; its function calls are written into
+    the text as ``@tool(call_id): {json arguments}``, and each call's output is the following ``system``
+    message carrying that ``call_id``."""
+    messages = [json.loads(line) for line in text.splitlines() if line.strip()]
+    outputs = {str(m["call_id"]): _text(m.get("content")) for m in messages
+               if isinstance(m, dict) and m.get("role") == "system" and m.get("call_id")}
+    events: list[dict[str, Any]] = []
+    step = 0
+    decoder = json.JSONDecoder()
+    for message in messages:
+        if not isinstance(message, dict) or message.get("role") != "assistant":
+            continue
+        step += 1
+        content = _text(message.get("content"))
+        found = 0
+        for match in _GPTME_CALL.finditer(content):
+            rest = content[match.end():].lstrip()
+            try:
+                arguments, _ = decoder.raw_decode(rest)
+            except ValueError:
+                arguments = {"text": rest[:OUTPUT_CHARS]}
+            call_id = match.group(2) or f"gptme-{step}-{found}"
+            events.append(_tool(step, match.group(1), arguments if isinstance(arguments, dict) else
+                                {"value": arguments}, outputs.get(call_id, ""), call_id))
+            found += 1
+        if not found:
+            events.append({"event": "note", "step": step, "text": content[:OUTPUT_CHARS]})
+    return events

@@ -49,6 +49,7 @@ AGENTS = Registry("agents", {  # the catalogue of installed agents, `harness: {k
     "aider": "nightshift.harnesses.agent_catalogue:CATALOGUE.aider",
     "codex": "nightshift.harnesses.agent_catalogue:CATALOGUE.codex",
     "claude-code": "nightshift.harnesses.agent_catalogue:CATALOGUE.claude-code",
+    "gptme": "nightshift.harnesses.agent_catalogue:CATALOGUE.gptme",
     "openhands": "nightshift.harnesses.agent_catalogue:CATALOGUE.openhands",
 })
 
