@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bench.smoke import add_smoke, apply_smoke, judged
 from nightshift.experiment.config import HarnessSpec
-from nightshift.harnesses.cli_recipes import RECIPES
+from nightshift.harnesses.cli_recipes import PACKAGES, RECIPES
 from nightshift.harnesses.pins import derive
 from nightshift.sandbox.factory import backend_for
 from nightshift.sandbox.images import latest_build
@@ -59,12 +59,13 @@ def main() -> int:
     print("| agent | wheel | image | seconds | image MB |")
     print("|---|---|---|---|---|")
     for name in args.agents.split(","):
-        recipe = RECIPES[name]
-        spec = recipe.harness()
+        entry = RECIPES[name]
+        version = entry.versions[0]
+        install = [line.replace("{version}", version) for line in entry.install]
         if args.fresh:
-            spec["install"] = [*spec["install"], f": bench-{uuid.uuid4().hex[:12]}"]
-        _, made = derive(base, HarnessSpec.model_validate(spec))
-        print(f"| {name} | {recipe.package}=={recipe.version} | {'built' if made.built else 'reused'} | "
+            install.append(f": bench-{uuid.uuid4().hex[:12]}")
+        _, made = derive(base, HarnessSpec(kind="command", install=install, run=entry.run))
+        print(f"| {name} | {PACKAGES[name]}=={version} | {'built' if made.built else 'reused'} | "
               f"{made.seconds:.1f} | {size(made.image) / MB:.0f} |", flush=True)
         if args.fresh and not args.keep:
             if args.backend == "bubblewrap":

@@ -1,7 +1,8 @@
 """The built-in entries of the catalogue of installed agents (harnesses/catalogue.py resolves them).
 
-Each is written in the YAML a team writes in its experiment's `agents:` block (docs/HARNESSES.md), so adding
-one is a block of lines here plus its name in nightshift.plugins.AGENTS. Every version is pinned; what each
+Each (but the two vendors' CLIs of harnesses/cli_recipes.py) is written in the YAML a team writes in its
+experiment's `agents:` block (docs/HARNESSES.md), so adding one is a block of lines here plus its name in
+nightshift.plugins.AGENTS. Every version is pinned; what each
 needed, and why one is refused, was measured in this project's sandbox image (docs/HARNESSES.md has the table).
 """
 
@@ -11,6 +12,7 @@ from types import SimpleNamespace
 
 import yaml
 
+from nightshift.harnesses.cli_recipes import RECIPES
 from nightshift.plugin import AgentEntry
 
 # Debian's venv module, then a venv of the agent's own: its dependencies never meet the image's Python.
@@ -79,6 +81,36 @@ BUILTIN_YAML = f"""
     python3-venv; a writable HOME (its ~/.aider caches), analytics and the update check off, no git repository
     needed (--no-git), litellm's price-list download off
 
+- name: gptme
+  protocol: chat
+  versions: ["0.35.1"]
+  install:
+    - {_VENV}
+    - python3 -m venv /opt/gptme && /opt/gptme/bin/pip install -q gptme=={{version}}
+    - ln -sf /opt/gptme/bin/gptme /usr/local/bin/gptme
+  # non-interactive (no confirmations; it ends on its `complete` tool), function calling (`--tool-format
+  # tool`) with only its shell and complete tools, a fixed conversation id so the log's path is known.
+  # `local/` is its OpenAI-compatible provider: Chat Completions at OPENAI_BASE_URL (`openai/` would speak
+  # Responses). The conversation's config is written first with a display name: without one gptme spends an
+  # extra model call naming the conversation (for `openai/`, one to gpt-5-mini, which the proxy refuses)
+  run: >-
+    mkdir -p /tmp/gptme-logs/nightshift &&
+    printf '[chat]\\nname = "nightshift trial"\\nworkspace = "%s"\\n' {{workspace}}
+    > /tmp/gptme-logs/nightshift/config.toml &&
+    exec gptme --non-interactive --model local/{{model}} --tool-format tool --tools shell,complete
+    --workspace {{workspace}} --name nightshift "$(cat {{instruction_file}})" </dev/null
+  env:
+    HOME: /tmp/gptme-home
+    GPTME_LOGS_HOME: /tmp/gptme-logs
+    GPTME_TIKTOKEN_TIMEOUT: "0"
+    NO_COLOR: "1"
+  log: /tmp/gptme-logs/nightshift/conversation.jsonl
+  mapper: nightshift.harnesses.catalogue_logs:gptme_conversation
+  needs: >-
+    python3-venv; a writable HOME and a logs folder in /tmp; tiktoken's download of its encoding off
+    (GPTME_TIKTOKEN_TIMEOUT=0: a character-based estimate instead of a 5 s wait a call); the conversation's
+    display name set (else it calls another model to name it); telemetry is an extra not installed
+
 - name: openhands
   protocol: chat
   versions: ["1.11.0"]
@@ -98,6 +130,7 @@ BUILTIN_YAML = f"""
     are also none the simulator plays
 """
 
-CATALOGUE = SimpleNamespace(**{e.name: e for e in (AgentEntry.model_validate(raw)
-                                                    for raw in yaml.safe_load(BUILTIN_YAML))})
+# Codex CLI and Claude Code are written in Python (harnesses/cli_recipes.py): Codex's config file is one string
+CATALOGUE = SimpleNamespace(**{e.name: e for e in (*(AgentEntry.model_validate(raw)
+                                                     for raw in yaml.safe_load(BUILTIN_YAML)), *RECIPES.values())})
 """The built-in entries by name: nightshift.plugins.AGENTS names them as `CATALOGUE.<name>`."""

@@ -148,5 +148,31 @@ def claude_code_events(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, 
         yield _tool(call["step"], call_id, call["name"], call["arguments"], "", "claude-code")
 
 
+def _records(text: str) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a JSONL text; a line that is not one (a file cut off mid-write) is skipped."""
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            yield record
+
+
+def _as_catalogue_mapper(events: Iterator[dict[str, Any]], source: str) -> list[dict[str, Any]]:
+    # the catalogue marks every mapped line source: agent_log and says which agent in its agent_log line
+    return [{k: v for k, v in event.items() if k != "source"} | {"format": source} for event in events]
+
+
+def codex_log(text: str) -> list[dict[str, Any]]:
+    """The catalogue's mapper of Codex's session files (its entry's log is the sessions folder)."""
+    return _as_catalogue_mapper(codex_events(_records(text)), "codex")
+
+
+def claude_code_log(text: str) -> list[dict[str, Any]]:
+    """The catalogue's mapper of Claude Code's transcripts (its entry's log is the projects folder)."""
+    return _as_catalogue_mapper(claude_code_events(_records(text)), "claude-code")
+
+
 MAPPERS: dict[str, Callable[[Iterable[dict[str, Any]]], Iterator[dict[str, Any]]]] = {
     "codex": codex_events, "claude-code": claude_code_events}

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the catalogue imports this module's mappers by name; typing
     from nightshift.harnesses.catalogue import InstalledAgent
 
 LOG_LIMIT = 2_000_000  # bytes read of an agent's log at most
+MAX_FILES = 64  # of a log folder's *.jsonl files
 CHUNK = 45_000  # bytes per exec: their base64 (60 kB) fits the default 64 KiB output cap
 MAX_EVENTS = 2000
 OUTPUT_CHARS = 20_000  # of one mapped output
@@ -32,12 +33,21 @@ READ_TIMEOUT_S = 30
 
 
 def read_agent_log(sandbox: Sandbox, path: str) -> tuple[bytes | None, str]:
-    """The log's bytes (None when absent or unreadable) and what was wrong, read as the sandbox's user in
-    CHUNK-sized pieces: each exec's captured output is capped (SandboxLimits.output_kb, 64 KiB by default)."""
+    """The log's bytes (None when absent or unreadable) and what was wrong, read as the sandbox's user (so a
+    link the agent planted reaches nothing it could not read itself) in CHUNK-sized pieces: each exec's
+    captured output is capped (SandboxLimits.output_kb, 64 KiB by default)."""
     quoted = shlex.quote(path)
+    if path.endswith("/"):  # a folder: its *.jsonl files (regular ones: find -P never follows a link), in
+        # path order, at most MAX_FILES, each ended by a newline so two files' lines never join
+        test = f"[ -d {quoted} ] && [ ! -L {shlex.quote(path.rstrip('/'))} ]"
+        source = (f"find -P {quoted} -type f -name '*.jsonl' -print0 | sort -z | head -z -n {MAX_FILES}"
+                  f" | xargs -0 -r awk 1")
+    else:
+        test = f"[ -f {quoted} ] && [ ! -L {quoted} ]"
+        source = f"cat -- {quoted}"
     data = b""
     while len(data) < LOG_LIMIT:
-        command = (f"if [ -f {quoted} ] && [ ! -L {quoted} ]; then timeout 20 tail -c +{len(data) + 1} -- {quoted}"
+        command = (f"if {test}; then timeout 20 sh -c {shlex.quote(source)} | tail -c +{len(data) + 1}"
                    f" | head -c {CHUNK} | base64 -w0; else echo 'NIGHTSHIFT_NO_LOG' >&2; exit 3; fi")
         result = sandbox.exec(command, timeout_s=READ_TIMEOUT_S, cwd="/")
         if result.exit_code != 0:
@@ -162,4 +172,38 @@ def aider_chat_history(text: str) -> list[dict[str, Any]]:
         files = [m.group(1) for m in map(_APPLIED.match, said) if m]
         output = "\n".join(s for s in said if s)
         events.append(_tool(step, "edit", {"files": files}, output or "(no edits applied)", f"aider-{step}"))
+    return events
+
+
+_GPTME_CALL = re.compile(r"@([A-Za-z_][\w-]*)\(([^)\s]*)\):")
+
+
+def gptme_conversation(text: str) -> list[dict[str, Any]]:
+    """gptme's ``conversation.jsonl``: each assistant message is a step; its function calls are written into
+    the text as ``@tool(call_id): {json arguments}``, and each call's output is the following ``system``
+    message carrying that ``call_id``."""
+    messages = [json.loads(line) for line in text.splitlines() if line.strip()]
+    outputs = {str(m["call_id"]): _text(m.get("content")) for m in messages
+               if isinstance(m, dict) and m.get("role") == "system" and m.get("call_id")}
+    events: list[dict[str, Any]] = []
+    step = 0
+    decoder = json.JSONDecoder()
+    for message in messages:
+        if not isinstance(message, dict) or message.get("role") != "assistant":
+            continue
+        step += 1
+        content = _text(message.get("content"))
+        found = 0
+        for match in _GPTME_CALL.finditer(content):
+            rest = content[match.end():].lstrip()
+            try:
+                arguments, _ = decoder.raw_decode(rest)
+            except ValueError:
+                arguments = {"text": rest[:OUTPUT_CHARS]}
+            call_id = match.group(2) or f"gptme-{step}-{found}"
+            events.append(_tool(step, match.group(1), arguments if isinstance(arguments, dict) else
+                                {"value": arguments}, outputs.get(call_id, ""), call_id))
+            found += 1
+        if not found:
+            events.append({"event": "note", "step": step, "text": content[:OUTPUT_CHARS]})
     return events

@@ -32,7 +32,9 @@ class AgentEntry(BaseModel):
                                 "and auto-update off, no login prompt.")
     settings: dict[str, str] = Field({}, description="Defaults of the {<setting>} placeholders of run; a "
                                      "variant's harness.settings overrides them.")
-    log: str | None = Field(None, description="Path of its own log inside the sandbox, collected when it ends.")
+    log: str | None = Field(None, description="Path of its own log inside the sandbox, collected when it ends; "
+                            "one ending in '/' is a folder: every *.jsonl below it, in path order, one after "
+                            "the other (Codex's session files, Claude Code's transcripts).")
     mapper: str | None = Field(None, description="'module:function' turning that log's text into trajectory "
                                "events (nightshift.harnesses.catalogue_logs has the built-in ones).")
     needs: str = Field("", description="What it needed that a sandbox lacks, in words (docs and `nightshift "

@@ -47,6 +47,9 @@ OPT_IN_SCANNERS = ("judge",)  # registered, but never among the defaults: named 
 AGENTS = Registry("agents", {  # the catalogue of installed agents, `harness: {kind: installed}` (docs/HARNESSES.md)
     "mini-swe-agent": "nightshift.harnesses.agent_catalogue:CATALOGUE.mini-swe-agent",
     "aider": "nightshift.harnesses.agent_catalogue:CATALOGUE.aider",
+    "codex": "nightshift.harnesses.agent_catalogue:CATALOGUE.codex",
+    "claude-code": "nightshift.harnesses.agent_catalogue:CATALOGUE.claude-code",
+    "gptme": "nightshift.harnesses.agent_catalogue:CATALOGUE.gptme",
     "openhands": "nightshift.harnesses.agent_catalogue:CATALOGUE.openhands",
 })
 

@@ -215,6 +215,8 @@ YIELD_MS = 30000  # the longest Codex's exec_command waits before handing back a
 
 def tool_call_for(action: Action, offered: dict[str, dict]) -> tuple[str, str] | None:
     """(tool name, JSON arguments) that carry ``action`` with the tools offered; None when none can."""
+    if action.tool == "submit" and "submit" not in offered and "complete" in offered:
+        return "complete", "{}"  # gptme's end of an autonomous session (it takes no arguments)
     if action.tool != "bash":
         return (action.tool, action.arguments) if action.tool in offered else None
     for name in SHELL_TOOLS:

@@ -13,14 +13,19 @@ import pytest
 from nightshift.experiment.config import ExperimentError, HarnessSpec
 from nightshift.harnesses.agent_catalogue import CATALOGUE
 from nightshift.harnesses.catalogue import InstalledAgent
-from nightshift.harnesses.catalogue_logs import aider_chat_history, collect_agent_log, mini_swe_agent
+from nightshift.harnesses.catalogue_logs import (
+    aider_chat_history,
+    collect_agent_log,
+    gptme_conversation,
+    mini_swe_agent,
+)
 from nightshift.harnesses.resolve import resolve_harness
 from nightshift.models import ExecResult
 from nightshift.plugins import AGENTS
 from nightshift.preflight import check_experiment
 from nightshift.simulator.cases import CaseBrief
 from nightshift.simulator.edit_formats import NOT_EXPRESSIBLE, solution_files
-from nightshift.simulator.policy import Plan, decide, reply
+from nightshift.simulator.policy import SUBMIT, Action, Plan, decide, reply, tool_call_for
 from nightshift.trajectory import TrajectoryLog
 
 TEAM_AGENT = """
@@ -45,7 +50,8 @@ def write(tmp_path: Path, harness: str, extra: str = "") -> Path:
 
 @pytest.mark.parametrize(("harness", "field", "says"), [
     ("{kind: installed, name: aidr, version: 0.86.2}", "name",
-     "no agent 'aidr' in the catalogue (did you mean 'aider'?); known: aider, mini-swe-agent, openhands"),
+     "no agent 'aidr' in the catalogue (did you mean 'aider'?); known: aider, claude-code, codex, gptme, "
+     "mini-swe-agent, openhands"),
     ("{kind: installed, name: aider, version: 0.85.0}", "version", "agent 'aider' pins 0.86.2, not '0.85.0'"),
     ("{kind: installed, name: openhands, version: 1.11.0}", "name", "Requires-Python >=3.12"),
     ("{kind: installed, name: aider, version: 0.86.2, settings: {edit_fromat: diff}}", "settings.edit_fromat",
@@ -166,6 +172,38 @@ def test_aider_mapper_makes_one_edit_call_per_reply() -> None:
     edits = [e for e in events if e["event"] == "tool"]
     assert [(e["step"], json.loads(e["call"]["function"]["arguments"])["files"]) for e in edits] == [
         (1, ["roman.py"]), (2, [])]
+
+
+def _gptme_log(*messages: dict) -> str:
+    return "".join(json.dumps(m) + "\n" for m in messages)
+
+
+def test_gptme_mapper_reads_the_calls_written_into_its_messages() -> None:
+    text = _gptme_log(
+        {"role": "system", "content": "You are gptme"},
+        {"role": "user", "content": "fix it"},
+        {"role": "assistant", "content": 'Looking.\n@shell(call_a): {"command": "ls -la"}'},
+        {"role": "system", "content": "Ran command: `ls -la`\n\nmain.py", "call_id": "call_a"},
+        {"role": "assistant", "content": "Thinking about it."},  # no call: a note of its step
+        {"role": "assistant", "content": "@shell(call_b): {not json"},  # kept, its text as the argument
+        {"role": "assistant", "content": "Done.\n@complete(call_c):\n{}"},
+        {"role": "system", "content": "Task complete.", "call_id": "call_c"})
+    events = gptme_conversation(text)
+    assert [(e["event"], e["step"]) for e in events] == [("tool", 1), ("note", 2), ("tool", 3), ("tool", 4)]
+    assert events[0]["call"]["id"] == "call_a" and events[0]["output"].endswith("main.py")
+    assert json.loads(events[0]["call"]["function"]["arguments"]) == {"command": "ls -la"}
+    assert json.loads(events[2]["call"]["function"]["arguments"]) == {"text": "{not json"}
+    assert events[3]["call"]["function"]["name"] == "complete" and events[3]["output"] == "Task complete."
+    with pytest.raises(ValueError):
+        gptme_conversation("not json\n")  # a note on the agent_log line, by collect_agent_log
+
+
+def test_the_simulator_submits_with_gptmes_complete_tool_when_offered() -> None:
+    shell = {"shell": {"type": "object", "properties": {"command": {"type": "string"}}}}
+    assert tool_call_for(SUBMIT, {**shell, "complete": {"type": "object", "properties": {}}}) == ("complete", "{}")
+    assert tool_call_for(SUBMIT, {**shell, "complete": {}, "submit": {}}) == ("submit", "{}")  # its own first
+    assert tool_call_for(SUBMIT, shell) is None  # no tool: a final text reply, as the vendors' CLIs end
+    assert tool_call_for(Action("bash", "x", "ls"), {**shell, "complete": {}}) == ("shell", '{"command": "ls"}')
 
 
 class FakeSandbox:

@@ -1,21 +1,26 @@
 """Fast checks for the two vendor CLIs' parts that need no sandbox: the simulator picks each CLI's shell tool by
 its schema and ends without a submit tool the way the CLIs end; each CLI's own log maps onto tool/note events;
-the collector never follows a link the agent planted in its /tmp."""
+the collectors (the `log:` block's and the catalogue's log folder) never follow a link the agent planted."""
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
 from nightshift.experiment.config import HarnessSpec
-from nightshift.harnesses.agent_logs import claude_code_events, codex_events, collect
+from nightshift.harnesses.agent_catalogue import CATALOGUE
+from nightshift.harnesses.agent_logs import claude_code_events, claude_code_log, codex_events, codex_log, collect
+from nightshift.harnesses.catalogue import InstalledAgent
+from nightshift.harnesses.catalogue_logs import collect_agent_log
+from nightshift.models import ExecResult
 from nightshift.protocols import MESSAGES
 from nightshift.simulator.policy import Action, tool_call_for
-from nightshift.trajectory import event_problems
+from nightshift.trajectory import TrajectoryLog, event_problems
 from nightshift.viewer.steps import read_trajectory
 
 RUN = Action("bash", "Checking.", "ls -la")
@@ -132,3 +137,53 @@ def test_a_log_outside_tmp_or_on_another_kind_is_refused_naming_the_field() -> N
         HarnessSpec.model_validate({"kind": "reference", "log": {"format": "codex", "path": "/tmp/x"}})
     with pytest.raises(ValidationError, match=r"log\.format"):
         HarnessSpec.model_validate({"kind": "command", "run": "x", "log": {"format": "aider", "path": "/tmp/x"}})
+
+
+class ShellSandbox:
+    """Runs the reader's execs in a real bash on the host, inside tmp_path: the folder branch is shell."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def exec(self, command: str, timeout_s: float, cwd: str = "/", env=None) -> ExecResult:
+        done = subprocess.run(["bash", "-c", command.replace("/tmp/", f"{self.root}/")], capture_output=True,
+                              text=True, timeout=timeout_s)
+        return ExecResult(exit_code=done.returncode, stdout=done.stdout, stderr=done.stderr, duration_s=0.0)
+
+
+def test_the_catalogue_reads_a_log_folder_in_order_and_follows_no_link(tmp_path: Path) -> None:
+    """Codex's and Claude Code's catalogue entries name a folder: its *.jsonl files, in path order, each ended
+    by a newline, a planted link to a file or folder outside never read, other files ignored."""
+    sessions = tmp_path / "codex-home" / "sessions"
+    (sessions / "2026" / "12").mkdir(parents=True)
+    call = {"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\":\"ls\"}", "call_id": "c1"}
+    out = {"type": "function_call_output", "call_id": "c1", "output": "a.py\n"}
+    (sessions / "2026" / "12" / "rollout-b.jsonl").write_text(json.dumps({"type": "response_item", "payload": out}))
+    (sessions / "2026" / "12" / "rollout-a.jsonl").write_text(json.dumps({"type": "response_item", "payload": call})
+                                                              + "\ncut off mid-wr")  # no final newline
+    (sessions / "notes.txt").write_text("not a log")
+    secret = tmp_path.parent / f"{tmp_path.name}-secret"
+    secret.mkdir(exist_ok=True)
+    (secret / "s.jsonl").write_text('{"type": "response_item", "payload": {"type": "message", "role": '
+                                    '"assistant", "content": "HOST SECRET"}}\n')
+    os.symlink(secret / "s.jsonl", sessions / "2026" / "link.jsonl")
+    os.symlink(secret, sessions / "linked-folder")
+    entry = CATALOGUE.codex
+    agent = InstalledAgent(entry, "0.163.0", codex_log)
+    with TrajectoryLog(tmp_path / "t.jsonl") as log:
+        collect_agent_log(agent, ShellSandbox(tmp_path), log)  # type: ignore[arg-type]
+    lines = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert lines[0]["event"] == "agent_log" and lines[0]["path"] == "/tmp/codex-home/sessions/", lines
+    assert "error" not in lines[0] and lines[0]["events"] == 1
+    tool = lines[1]
+    assert tool["event"] == "tool" and tool["source"] == "agent_log" and tool["format"] == "codex"
+    assert tool["call"]["id"] == "c1" and tool["output"] == "a.py\n"  # the two files met in order
+    assert "HOST SECRET" not in (tmp_path / "t.jsonl").read_text()
+    _fits(lines[1:])
+    # the folder itself a link: not read at all
+    os.symlink(secret, tmp_path / "claude-config")
+    claude = InstalledAgent(getattr(CATALOGUE, "claude-code"), "0.2.184", claude_code_log)
+    with TrajectoryLog(tmp_path / "c.jsonl") as log:
+        collect_agent_log(claude, ShellSandbox(tmp_path), log)  # type: ignore[arg-type]
+    first = json.loads((tmp_path / "c.jsonl").read_text().splitlines()[0])
+    assert "not a regular file, or absent" in first["error"], first
