@@ -28,7 +28,8 @@ BUILTIN = REPO / "suites" / "builtin"
 # to a worker (make test: pytest -n JOBS --dist loadfile --no-loadscope-reorder; xdist's default reorder sorts files
 # by their number of tests, which started the one-test kill/resume file last), the last file to start is short.
 LONGEST_FIRST = ["test_shards_docker_pool.py", "test_harness_clis.py", "test_harness_mini.py",
-                 "test_harness_aider.py", "test_harness_gptme.py", "test_bench_smoke_server.py", "test_standins.py", "test_harbor_tasks.py",
+                 "test_harness_aider.py", "test_harness_gptme.py", "test_bench_smoke_server.py", "test_standins.py",
+                 "test_harbor_tasks.py",
                  "test_wheel_project.py", "test_prefect_outage.py", "test_harness_team_agent.py",
                  "test_kill_resume.py", "test_pypi_tasks_end_to_end.py", "test_pypi_pairs_end_to_end.py",
                  "test_shards_two_workers.py", "test_sandbox_adversarial.py", "test_bench_smoke.py",
