@@ -36,8 +36,9 @@ from nightshift.suites.pypi_tasks.layout import find_layout, write_grading_files
 
 SHIPPED = Path(str(resources.files("nightshift.suites").joinpath("pypi")))  # checked where it is used
 RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project image the build pins
-_COMMITTED = ("case.toml", "instruction.md", "solution", "tests/run_tests.sh", "tests/restore_tests.py",
-              "tests/config")
+_COMMITTED = ("case.toml", "instruction.md", "solution", "tests/run_tests.sh", "tests/config")
+# the same in every case, so not kept 54 times in git: each built case gets the importer's copy
+_RESTORE = Path(__file__).with_name("restore_tests.py")
 _STAMP = ".built-from"
 _HIDDEN = shutil.ignore_patterns(".*", "__pycache__")
 
@@ -184,6 +185,7 @@ def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Pat
         elif src.is_file():
             (into / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, into / rel)
+    shutil.copy2(_RESTORE, into / "tests" / "restore_tests.py")
     shutil.copytree(grading / "pristine", into / "tests" / "pristine")
     workspace = into / "workspace"
     shutil.copytree(source, workspace, symlinks=True, ignore=ignore)
