@@ -48,10 +48,7 @@ def _import_one(client, spec: str, out: Path, settings: dict) -> tuple[list[str]
     files = _source_files(project.source, layout)
     if not files:
         raise Refused("no importable source files outside its tests")
-    image_id = images.project_image(client, project)
-    leaks = images.leaked_files(client, image_id, files)
-    if leaks:
-        raise Refused(f"its image holds copies of its source ({', '.join(leaks[:3])}); it cannot hide the answer")
+    image_id = images.clean_project_image(client, project, files)
     built_s = time.monotonic() - started
     with tempfile.TemporaryDirectory(prefix="nightshift-pypi-") as scratch_root:
         tests_dir = Path(scratch_root) / "tests"

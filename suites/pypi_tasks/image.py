@@ -142,3 +142,13 @@ def leaked_files(api_client, image_id: str, originals: list[Path]) -> list[str]:
     finally:
         with contextlib.suppress(docker.errors.NotFound):
             container.remove(force=True)
+
+
+def clean_project_image(api_client, project: Project, originals: list[Path]) -> str:
+    """The project's image id, refused (``Refused``) when it holds a copy of one of ``originals``: a task built on
+    it could not hide its answer."""
+    image_id = project_image(api_client, project)
+    leaks = leaked_files(api_client, image_id, originals)
+    if leaks:
+        raise Refused(f"its image holds copies of its source ({', '.join(leaks[:3])}); it cannot hide the answer")
+    return image_id

@@ -120,11 +120,8 @@ def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str
     missing = missing_requirements(["pytest", *new.test_requirements], old.wheelhouse)
     if missing:
         raise Refused(f"{pair.new} needs dependencies the image of {pair.old} lacks: {'; '.join(missing[:4])}")
-    image_id = images.project_image(client, old)
     originals = [new.source / rel for rel, (_o, text) in split.source.items() if text is not None]
-    leaks = images.leaked_files(client, image_id, originals + source_files(old.source, test_paths))
-    if leaks:
-        raise Refused(f"its image holds copies of its source ({', '.join(leaks[:3])}); it cannot hide the answer")
+    image_id = images.clean_project_image(client, old, originals + source_files(old.source, test_paths))
     runs, timeout_s = settings["runs"], settings["suite_timeout_s"]
     phases = {"image_and_scan_s": time.monotonic() - started}
     with tempfile.TemporaryDirectory(prefix="nightshift-pair-") as scratch_root:

@@ -152,10 +152,8 @@ def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
                 raise SuiteError(f"{recipe / 'suite.toml'}: field 'shipped.sdist_sha256.\"{spec}\"': PyPI's sdist "
                                  f"has sha256 {got}, not the pinned {pins[spec]}; the tasks were made from "
                                  f"another file")
-            image_id = images.project_image(client, project)
-            leaks = images.leaked_files(client, image_id, _source_files(project.source, find_layout(project.source)))
-            if leaks:
-                raise Refused(f"its image holds copies of its source ({', '.join(leaks[:3])})")
+            image_id = images.clean_project_image(client, project,
+                                                  _source_files(project.source, find_layout(project.source)))
         except Refused as exc:
             raise SuiteError(f"build-suite {recipe}: {spec}: {exc}") from None
         result.images[spec], result.seconds[spec] = image_id, round(time.monotonic() - started, 1)
@@ -177,7 +175,8 @@ def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
     return result
 
 
-def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Path, image_id: str, ignore) -> None:
+def _copy_committed(folder: Path, into: Path) -> None:
+    """The files a recipe keeps in git (``_COMMITTED``), from a case folder into another."""
     for rel in _COMMITTED:
         src = folder / rel
         if src.is_dir():
@@ -185,6 +184,10 @@ def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Pat
         elif src.is_file():
             (into / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, into / rel)
+
+
+def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Path, image_id: str, ignore) -> None:
+    _copy_committed(folder, into)
     shutil.copy2(_RESTORE, into / "tests" / "restore_tests.py")
     shutil.copytree(grading / "pristine", into / "tests" / "pristine")
     workspace = into / "workspace"
@@ -214,13 +217,7 @@ def ship(imported: list[Path], out: Path, only: set[str] | None = None) -> tuple
                 pins[spec] = _sha256(_sdist_file(fetch_project(spec).source))  # cached: no download
             target = out / folder.name
             shutil.rmtree(target, ignore_errors=True)
-            for rel in _COMMITTED:
-                src = folder / rel
-                if src.is_dir():
-                    shutil.copytree(src, target / rel, ignore=_HIDDEN)
-                elif src.is_file():
-                    (target / rel).parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(src, target / rel)
+            _copy_committed(folder, target)
             text = (target / "case.toml").read_text().replace(f'image = "{meta["image"]}"',
                                                                 f'image = "{RECIPE}{spec}"', 1)
             label = difficulty(meta["difficulty"]["lines_changed"], meta["tests"]["fail_to_pass"],
