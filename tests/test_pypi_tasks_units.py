@@ -161,3 +161,33 @@ def test_only_the_pypi_importer_takes_several_sources(tmp_path: Path, capsys) ->
     assert main(["import-suite", "pypi", "toolz>=1", str(tmp_path / "out")]) == 2
     assert "'toolz>=1' is not NAME==VERSION" in capsys.readouterr().out
     assert not (tmp_path / "out").exists()
+
+
+def test_a_copy_is_named_by_the_projects_top_level_import_names(tmp_path: Path) -> None:
+    from nightshift.suites.pypi_tasks.image import import_names
+
+    root = tmp_path / "src-proj"
+    files = {"src/pkg/__init__.py": "", "src/pkg/sub/x.py": "", "single.py": "def f():\n    pass\nclass C:\n    pass\n",
+             "bin/tool.py": "def main():\n    pass\n", "tests/test_a.py": "", "odd-name/y.py": "",
+             "empty.py": "x = 1\n"}
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    listed = [root / rel for rel in files if not rel.startswith("tests/")]
+    names = import_names(root, [*listed, tmp_path / "elsewhere.py"])  # another release's file names nothing
+    # bin/ is no package (jmespath's bin/jp.py); a module that defines nothing cannot be told from another file
+    assert names.packages == ["pkg"] and names.modules == {"single": ["C", "f"]}
+
+
+def test_the_toolchain_leaves_the_image_unless_the_tests_require_it(tmp_path: Path) -> None:
+    from nightshift.suites.pypi_tasks.download import Project
+    from nightshift.suites.pypi_tasks.image import SYSTEM_WHEELS, _toolchain_removal
+
+    plain = Project(name="a", version="1", source=tmp_path, wheelhouse=tmp_path,
+                    test_requirements=["pytest-mock>=3"], build_requirements=["setuptools>=61"])
+    removal = _toolchain_removal(plain)
+    assert [c.rsplit(" ", 1)[-1] for c in removal[:-1]] == ["setuptools", "wheel", "pip"]  # pip last
+    assert removal[-1] == f"if [ -d {SYSTEM_WHEELS} ]; then chmod 0700 {SYSTEM_WHEELS}; fi"
+    needs = Project(name="b", version="1", source=tmp_path, wheelhouse=tmp_path,
+                    test_requirements=["Setuptools ; python_version >= '3'"], build_requirements=[])
+    assert [c.rsplit(" ", 1)[-1] for c in _toolchain_removal(needs)[:-1]] == ["wheel", "pip"]

@@ -23,6 +23,7 @@ _NOT_SOURCE = {"docs", "doc", "examples", "benchmarks", "bench", "scripts", "too
 ROOT_TOOLING = {"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "tasks.py", "dodo.py", "ez_setup.py",
                 "distribute_setup.py", "versioneer.py", "runtests.py", "run_tests.py", "bootstrap.py", "manage.py",
                 "hatch_build.py", "build.py", "setupbase.py", "release.py", "conf.py"}
+GRADING_HELPERS = ("restore_tests.py", "guarded_pytest.py")  # copied into every case's tests/ from here
 CONFIG_FILES = ("pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 
 
@@ -137,7 +138,8 @@ def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path, extra
         shutil.copy2(source / layout.config, config_dir / config_name)
     else:
         (config_dir / config_name).write_text("[pytest]\n")
-    shutil.copy2(Path(__file__).with_name("restore_tests.py"), tests_dir / "restore_tests.py")
+    for helper in GRADING_HELPERS:
+        shutil.copy2(Path(__file__).with_name(helper), tests_dir / helper)
     addopts = coverage_free_addopts(source / layout.config) if layout.config else None
     options = [*extra_args.split(), *(["-o", f"addopts={addopts}"] if addopts is not None else [])]
     paths = " ".join(shlex.quote(a) for a in [*options, *layout.paths])
@@ -146,12 +148,14 @@ def write_grading_files(source: Path, layout: TestLayout, tests_dir: Path, extra
 
 RUN_TESTS = """#!/usr/bin/env bash
 # Grade a repository task: the pristine tests and pytest configuration, then pytest with a junit XML report.
-# The verdict is read from that report and this script's exit code (pytest's), never from printed lines.
+# The verdict is read from that report and this script's exit code (pytest's), never from printed lines;
+# guarded_pytest.py voids both when the code under test tampered with the run (docs/SUITES.md).
 cd /workspace || exit 2
 report=${{NIGHTSHIFT_JUNIT:?the grader names the junit report path in NIGHTSHIFT_JUNIT}}
+unset NIGHTSHIFT_JUNIT  # the code under test must not learn where the report goes
 rm -f "$report"
 /opt/venv/bin/python -I /grader/tests/restore_tests.py /grader/tests/pristine /workspace || exit 3
-exec /opt/venv/bin/python -I -B -m pytest -c /grader/tests/config/{config} --rootdir /workspace \\
-    --confcutdir /workspace -p no:cacheprovider -q --junitxml "$report" \\
-    -o junit_family=xunit1 {paths}
+exec /opt/venv/bin/python -I -B /grader/tests/guarded_pytest.py -c /grader/tests/config/{config} --rootdir /workspace \\
+    --confcutdir /workspace -p no:cacheprovider -q \\
+    -o junit_family=xunit1 {paths} 3<<<"$report"
 """

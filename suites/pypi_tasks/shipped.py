@@ -32,13 +32,12 @@ from nightshift.suites.pypi_tasks import _source_files
 from nightshift.suites.pypi_tasks import image as images
 from nightshift.suites.pypi_tasks.case import _NO_COPY, difficulty
 from nightshift.suites.pypi_tasks.download import Refused, fetch_project
-from nightshift.suites.pypi_tasks.layout import find_layout, write_grading_files
+from nightshift.suites.pypi_tasks.layout import GRADING_HELPERS, find_layout, write_grading_files
 
 SHIPPED = Path(str(resources.files("nightshift.suites").joinpath("pypi")))  # checked where it is used
 RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project image the build pins
 _COMMITTED = ("case.toml", "instruction.md", "solution", "tests/run_tests.sh", "tests/config")
-# the same in every case, so not kept 54 times in git: each built case gets the importer's copy
-_RESTORE = Path(__file__).with_name("restore_tests.py")
+# the same in every case, so not kept 54 times in git: each built case gets the importer's copies
 _STAMP = ".built-from"
 _HIDDEN = shutil.ignore_patterns(".*", "__pycache__")
 
@@ -188,7 +187,8 @@ def _copy_committed(folder: Path, into: Path) -> None:
 
 def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Path, image_id: str, ignore) -> None:
     _copy_committed(folder, into)
-    shutil.copy2(_RESTORE, into / "tests" / "restore_tests.py")
+    for helper in GRADING_HELPERS:
+        shutil.copy2(Path(__file__).with_name(helper), into / "tests" / helper)
     shutil.copytree(grading / "pristine", into / "tests" / "pristine")
     workspace = into / "workspace"
     shutil.copytree(source, workspace, symlinks=True, ignore=ignore)
