@@ -12,7 +12,7 @@ import pytest
 
 from nightshift.errors import SuiteError
 from nightshift.suites import load_cases, resolve_suite
-from nightshift.suites.pypi_tasks.shipped import _STAMP, SHIPPED, built_dir, built_suite, is_recipe, recipe_hash
+from nightshift.suites.pypi_tasks.shipped import _STAMP, SHIPPED, build, built_dir, built_suite, is_recipe, recipe_hash
 
 
 def test_the_shipped_recipes_pin_every_package_and_hold_no_sdist() -> None:
@@ -64,3 +64,22 @@ def test_an_unbuilt_or_stale_shipped_suite_names_the_build_command(tmp_path: Pat
     (recipe / first / "instruction.md").write_text("changed\n")
     with pytest.raises(SuiteError, match="changed since it was built"):
         resolve_suite(str(recipe))
+
+
+def test_a_release_pair_recipe_must_name_and_pin_its_newer_release(tmp_path: Path) -> None:
+    """Both refused before anything is downloaded or built (the build itself: tests/test_pypi_pairs_end_to_end.py)."""
+    pair = next(p for p in sorted(SHIPPED.iterdir()) if (p / "case.toml").is_file()
+                and tomllib.loads((p / "case.toml").read_text())["source"]["task_source"] == "release pair")
+    source = tomllib.loads((pair / "case.toml").read_text())["source"]
+    old, new = (f"{source['package']}=={v}" for v in (source["version"], source["new_version"]))
+    pins = tomllib.loads((SHIPPED / "suite.toml").read_text())["shipped"]["sdist_sha256"]
+    recipe = tmp_path / "recipe"
+    shutil.copytree(pair, recipe / pair.name)
+    (recipe / "suite.toml").write_text(f'name = "r"\n[shipped.sdist_sha256]\n"{old}" = "{pins[old]}"\n')
+    with pytest.raises(SuiteError, match=rf"no pin for \['{new}'\].*a release pair pins both releases"):
+        build(recipe, tmp_path / "built")
+    meta = recipe / pair.name / "case.toml"
+    meta.write_text(meta.read_text().replace(f'new_version = "{source["new_version"]}"\n', "", 1))
+    with pytest.raises(SuiteError, match="field 'source.new_version' is missing"):
+        build(recipe, tmp_path / "built")
+    assert not (tmp_path / "built").exists()

@@ -96,6 +96,10 @@ def _cases(recipe: Path) -> list[tuple[Path, dict]]:
         if not str(meta.get("image", "")).startswith(RECIPE):
             raise SuiteError(f"{folder / 'case.toml'}: field 'image' must be \"{RECIPE}NAME==VERSION\" in a "
                              f"shipped suite (the build pins the id); got {meta.get('image')!r}")
+        source = meta.get("source", {})
+        if source.get("task_source") == "release pair" and not source.get("new_version"):
+            raise SuiteError(f"{folder / 'case.toml'}: field 'source.new_version' is missing; a release pair is graded "
+                             f"by the newer release's tests, so its recipe names that release")
         found.append((folder, meta))
     if not found:
         raise SuiteError(f"{recipe}: no case folders; a shipped suite needs at least one")
