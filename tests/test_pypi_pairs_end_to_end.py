@@ -2,7 +2,7 @@
 5.4.0 tests against the 5.3.3 source in the 5.3.3 image and keeps the tests the gold patch (the source diff without
 tests) fixes. The sdists and wheels download once per machine into the PyPI cache; the image is cached by content.
 The case then validates on bubblewrap: gold resolves every FAIL_TO_PASS test, the untouched workspace none,
-and the breaking patch is caught."""
+and the breaking patch is caught; shipped as a recipe (suites/pypi), it builds back into the same case."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
+
+from nightshift.errors import SuiteError
 from nightshift.graders.validate import validate_cases
 from nightshift.suites import load_cases
 from nightshift.suites.pypi_tasks import import_pypi
@@ -57,3 +60,32 @@ def test_a_release_pair_becomes_one_task_whose_gold_patch_is_the_source_diff(tmp
     assert check.ok, check.problems  # includes: the breaking patch was caught
     assert check.oracle.f2p == (len(f2p), len(f2p)) and check.oracle.p2p == (len(p2p), len(p2p))
     assert check.empty.f2p[0] == 0
+    _ships_and_builds_back(out, case, tmp_path)
+
+
+def _ships_and_builds_back(suite: Path, case, tmp_path: Path) -> None:
+    """The recipe holds no sdist, workspace or test tree; build-suite makes the same image, workspace and tests."""
+    from nightshift.suites.loader import tree_hash
+    from nightshift.suites.pypi_tasks.shipped import _check_grading, build, ship
+
+    recipe = tmp_path / "recipe"
+    ids, pins = ship([suite], recipe, {case.id})
+    old, new = PAIR.split("..")[0], PAIR.split("==")[0] + "==" + PAIR.split("..")[1]
+    assert ids == [case.id] and sorted(pins) == [old, new]
+    meta = tomllib.loads((recipe / case.id / "case.toml").read_text())
+    assert meta["image"] == f"pypi:{old}" and meta["source"]["new_version"] == "5.4.0"
+    assert meta["source"]["pristine_hash"] == tree_hash(case.tests_dir / "pristine")
+    assert not (recipe / case.id / "workspace").exists() and not (recipe / case.id / "tests" / "pristine").exists()
+    (recipe / "suite.toml").write_text(f'name = "r"\n[shipped.sdist_sha256]\n"{old}" = "{pins[old]}"\n')
+    with pytest.raises(SuiteError, match=r"no pin for \['cachetools==5.4.0'\]"):
+        build(recipe, tmp_path / "built")
+    (recipe / "suite.toml").write_text(f'name = "r"\n[shipped.sdist_sha256]\n"{old}" = "{pins[old]}"\n'
+                                       f'"{new}" = "{pins[new]}"\n')
+    built = build(recipe, tmp_path / "built")  # the image exists (same content key): nothing is rebuilt
+    (again,) = load_cases(built.out)
+    assert again.image == case.image and tree_hash(again.workspace_dir) == tree_hash(case.workspace_dir)
+    assert tree_hash(again.tests_dir) == tree_hash(case.tests_dir)
+    runner = recipe / case.id / "tests" / "run_tests.sh"
+    runner.write_text(runner.read_text().replace(" --continue-on-collection-errors", ""))
+    with pytest.raises(SuiteError, match="run_tests.sh: not what the importer writes from cachetools==5.4.0"):
+        _check_grading(recipe / case.id, again.tests_dir, new)

@@ -12,24 +12,34 @@ import pytest
 
 from nightshift.errors import SuiteError
 from nightshift.suites import load_cases, resolve_suite
-from nightshift.suites.pypi_tasks.shipped import _STAMP, SHIPPED, built_dir, built_suite, is_recipe, recipe_hash
+from nightshift.suites.pypi_tasks.shipped import _STAMP, SHIPPED, build, built_dir, built_suite, is_recipe, recipe_hash
 
 
 def test_the_shipped_recipes_pin_every_package_and_hold_no_sdist() -> None:
     meta = tomllib.loads((SHIPPED / "suite.toml").read_text())
     pins = meta["shipped"]["sdist_sha256"]
     cases = sorted(p for p in SHIPPED.iterdir() if (p / "case.toml").is_file())
-    specs = set()
+    specs, by_source = set(), {"injected bug": set(), "release pair": set()}
     for folder in cases:
         case = tomllib.loads((folder / "case.toml").read_text())
-        spec = case["image"].removeprefix("pypi:")
+        spec, source = case["image"].removeprefix("pypi:"), case["source"]
         assert spec in pins and len(pins[spec]) == 64, folder
-        assert case["source"]["workspace_hash"] and case["difficulty"]["label"] in ("easy", "medium", "hard")
-        assert (folder / "solution" / "gold.patch").is_file() and (folder / "solution" / "breaking_1.sh").is_file()
+        assert source["workspace_hash"] and case["difficulty"]["label"] in ("easy", "medium", "hard")
+        assert (folder / "solution" / "gold.patch").is_file() and (folder / "tests" / "run_tests.sh").is_file()
         assert not (folder / "workspace").exists() and not (folder / "tests" / "pristine").exists()
+        if source["task_source"] == "release pair":  # graded by the newer sdist's tests: pinned and hashed too
+            assert f"{source['package']}=={source['new_version']}" in pins and source["pristine_hash"], folder
+            assert "--continue-on-collection-errors" in (folder / "tests" / "run_tests.sh").read_text()
+        else:
+            assert (folder / "solution" / "breaking_1.sh").is_file(), folder
         specs.add(spec)
+        by_source[source["task_source"]].add((folder.name, source["package"]))
     labels = {tomllib.loads((f / "case.toml").read_text())["difficulty"]["label"] for f in cases}
     assert len(cases) >= 40 and len(specs) >= 8 and labels == {"easy", "medium", "hard"}
+    # both task sources (issue 24); most pairs from packages the injected bugs do not use
+    pairs, bugs = by_source["release pair"], by_source["injected bug"]
+    new_packages = {name for _, name in pairs} - {name for _, name in bugs}
+    assert len(bugs) >= 40 and len(pairs) >= 4 and len(new_packages) >= 3, (len(bugs), sorted(pairs))
     assert not list(SHIPPED.rglob("*.tar.gz")) and not list(SHIPPED.rglob("*.whl"))
 
 
@@ -54,3 +64,22 @@ def test_an_unbuilt_or_stale_shipped_suite_names_the_build_command(tmp_path: Pat
     (recipe / first / "instruction.md").write_text("changed\n")
     with pytest.raises(SuiteError, match="changed since it was built"):
         resolve_suite(str(recipe))
+
+
+def test_a_release_pair_recipe_must_name_and_pin_its_newer_release(tmp_path: Path) -> None:
+    """Both refused before anything is downloaded or built (the build itself: tests/test_pypi_pairs_end_to_end.py)."""
+    pair = next(p for p in sorted(SHIPPED.iterdir()) if (p / "case.toml").is_file()
+                and tomllib.loads((p / "case.toml").read_text())["source"]["task_source"] == "release pair")
+    source = tomllib.loads((pair / "case.toml").read_text())["source"]
+    old, new = (f"{source['package']}=={v}" for v in (source["version"], source["new_version"]))
+    pins = tomllib.loads((SHIPPED / "suite.toml").read_text())["shipped"]["sdist_sha256"]
+    recipe = tmp_path / "recipe"
+    shutil.copytree(pair, recipe / pair.name)
+    (recipe / "suite.toml").write_text(f'name = "r"\n[shipped.sdist_sha256]\n"{old}" = "{pins[old]}"\n')
+    with pytest.raises(SuiteError, match=rf"no pin for \['{new}'\].*a release pair pins both releases"):
+        build(recipe, tmp_path / "built")
+    meta = recipe / pair.name / "case.toml"
+    meta.write_text(meta.read_text().replace(f'new_version = "{source["new_version"]}"\n', "", 1))
+    with pytest.raises(SuiteError, match="field 'source.new_version' is missing"):
+        build(recipe, tmp_path / "built")
+    assert not (tmp_path / "built").exists()

@@ -13,19 +13,21 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
 from nightshift.suites.pypi_tasks import image as images
 from nightshift.suites.pypi_tasks.changelog import find_entry
 from nightshift.suites.pypi_tasks.download import Project, Refused, fetch_project
-from nightshift.suites.pypi_tasks.layout import find_layout, source_files, write_grading_files
+from nightshift.suites.pypi_tasks.layout import TestLayout, find_layout, source_files, write_grading_files
 from nightshift.suites.pypi_tasks.mutate import Mutation, mutations
 from nightshift.suites.pypi_tasks.pair_case import write_pair_case
 from nightshift.suites.pypi_tasks.pairs import Pair, Split, check_budget, missing_requirements, split_diff
 from nightshift.suites.pypi_tasks.upstream import TestBench, scratch_copy, sort_tests
 
 Results = dict[str, tuple[bool, float, str, bool]]
+PAIR_PYTEST_ARGS = "--continue-on-collection-errors"
 BREAKING_TRIES = 6  # mutants tried for a breaking patch, in all: each costs one run of the suite
 
 
@@ -109,25 +111,45 @@ def _ordered(root: Path, changed: list[Path], rest: list[Path], seed: int) -> li
     return first + list(islice(mutations(root, rest, seed=seed), BREAKING_TRIES - len(first)))
 
 
+@dataclass(frozen=True)
+class PairParts:
+    """What a pair's task is made of, from its two sdists (the importer's and build-suite's one reading)."""
+    layout: TestLayout  # the newer release's tests: the grader's
+    test_paths: list[str]  # the newer and the older test paths: never part of the gold patch
+    split: Split
+    originals: list[Path]  # what the leak scan looks for in the older image: the newer changed source + the older
+
+
+def pair_parts(old: Project, new: Project) -> PairParts:
+    layout = find_layout(new.source)
+    test_paths = sorted(set(layout.paths) | set(_old_test_paths(old)))
+    split = split_diff(old.source, new.source, test_paths)
+    changed = [new.source / rel for rel, (_o, text) in split.source.items() if text is not None]
+    return PairParts(layout, test_paths, split, changed + source_files(old.source, test_paths))
+
+
+def write_pair_grading(new: Project, layout: TestLayout, tests_dir: Path) -> None:
+    """tests/ from the newer sdist: a newer test module that imports a name the older source lacks must fail
+    alone, not stop the run."""
+    write_grading_files(new.source, layout, tests_dir, extra_args=PAIR_PYTEST_ARGS)
+
+
 def import_pair(client, pair: Pair, out: Path, settings: dict) -> tuple[list[str], dict]:
     started = time.monotonic()
     old = fetch_project(f"{pair.name}=={pair.old}")
     new = fetch_project(f"{pair.name}=={pair.new}")
-    layout = find_layout(new.source)  # the newer release's tests are the grader's
-    test_paths = sorted(set(layout.paths) | set(_old_test_paths(old)))
-    split = split_diff(old.source, new.source, test_paths)
+    parts = pair_parts(old, new)
+    layout, test_paths, split = parts.layout, parts.test_paths, parts.split
     check_budget(split)
     missing = missing_requirements(["pytest", *new.test_requirements], old.wheelhouse)
     if missing:
         raise Refused(f"{pair.new} needs dependencies the image of {pair.old} lacks: {'; '.join(missing[:4])}")
-    originals = [new.source / rel for rel, (_o, text) in split.source.items() if text is not None]
-    image_id = images.clean_project_image(client, old, originals + source_files(old.source, test_paths))
+    image_id = images.clean_project_image(client, old, parts.originals)
     runs, timeout_s = settings["runs"], settings["suite_timeout_s"]
     phases = {"image_and_scan_s": time.monotonic() - started}
     with tempfile.TemporaryDirectory(prefix="nightshift-pair-") as scratch_root:
         tests_dir = Path(scratch_root) / "tests"
-        # a newer test module that imports a name the older source lacks must fail alone, not stop the run
-        write_grading_files(new.source, layout, tests_dir, extra_args="--continue-on-collection-errors")
+        write_pair_grading(new, layout, tests_dir)
         workspace = scratch_copy(old.source, Path(scratch_root) / "workspace")
         bench = TestBench(client, image_id, workspace, tests_dir)
         try:

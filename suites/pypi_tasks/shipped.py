@@ -3,12 +3,14 @@
 A case of an imported PyPI suite is mostly the package's own sdist (its workspace and pristine tests) and an
 image id that exists only on the machine that built it. The shipped folder keeps neither: per case it keeps
 case.toml (with ``image = "pypi:NAME==VERSION"``, a recipe reference), the instruction, the gold and breaking
-patches and the grading scripts; suite.toml pins each package's sdist by sha256. ``nightshift build-suite
-pypi`` downloads the pinned sdists and their test wheels (build time, never trial time), builds each project
-image (content-keyed: a machine that has it builds nothing), unpacks each workspace with the bug put back
-(the gold patch reversed, checked against the workspace hash the case records) and writes the built suite as
-ordinary case folders under the suite cache, the image pinned by id. ``ship`` makes the recipes from an
-imported suite.
+patches and the grading scripts; suite.toml pins each sdist by sha256. ``nightshift build-suite pypi``
+downloads the pinned sdists and their test wheels (build time, never trial time), builds each project image
+(content-keyed: a machine that has it builds nothing), unpacks each workspace and writes the built suite as
+ordinary case folders under the suite cache, the image pinned by id. An injected-bug case's workspace is its
+sdist with the bug put back (the gold patch reversed); a release-pair case (``[source] new_version``) is the
+older sdist as shipped, in the older release's image, graded by the newer sdist's tests, as pair_import.py
+makes it. Both are checked against the workspace hash the case records. ``ship`` makes the recipes from
+imported suites.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ from nightshift.suites.loader import tree_hash
 from nightshift.suites.pypi_tasks import _source_files
 from nightshift.suites.pypi_tasks import image as images
 from nightshift.suites.pypi_tasks.case import _NO_COPY, difficulty
-from nightshift.suites.pypi_tasks.download import Refused, fetch_project
+from nightshift.suites.pypi_tasks.download import Project, Refused, fetch_project
 from nightshift.suites.pypi_tasks.layout import GRADING_HELPERS, find_layout, write_grading_files
+from nightshift.suites.pypi_tasks.pair_case import pair_difficulty
+from nightshift.suites.pypi_tasks.pair_import import pair_parts, write_pair_grading
 
 SHIPPED = Path(str(resources.files("nightshift.suites").joinpath("pypi")))  # checked where it is used
 RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project image the build pins
@@ -92,6 +96,10 @@ def _cases(recipe: Path) -> list[tuple[Path, dict]]:
         if not str(meta.get("image", "")).startswith(RECIPE):
             raise SuiteError(f"{folder / 'case.toml'}: field 'image' must be \"{RECIPE}NAME==VERSION\" in a "
                              f"shipped suite (the build pins the id); got {meta.get('image')!r}")
+        source = meta.get("source", {})
+        if source.get("task_source") == "release pair" and not source.get("new_version"):
+            raise SuiteError(f"{folder / 'case.toml'}: field 'source.new_version' is missing; a release pair is graded "
+                             f"by the newer release's tests, so its recipe names that release")
         found.append((folder, meta))
     if not found:
         raise SuiteError(f"{recipe}: no case folders; a shipped suite needs at least one")
@@ -124,6 +132,22 @@ def _put_bug_back(workspace: Path, gold: Path, where: Path) -> None:
                          f"{(proc.stdout + proc.stderr).strip()[:300]}")
 
 
+def _new_spec(meta: dict) -> str | None:
+    """``NAME==NEW`` for a release-pair case (its grading tests come from that sdist), None for an injected bug."""
+    new = meta.get("source", {}).get("new_version")
+    return f"{meta['source']['package']}=={new}" if new else None
+
+
+def _pinned(spec: str, pins: dict[str, str], where: Path) -> Project:
+    """``spec``'s sdist (downloaded once per machine), refused unless it is the pinned file."""
+    project = fetch_project(spec)
+    got = _sha256(_sdist_file(project.source))
+    if got != pins[spec]:
+        raise SuiteError(f"{where}: field 'shipped.sdist_sha256.\"{spec}\"': PyPI's sdist has sha256 {got}, not "
+                         f"the pinned {pins[spec]}; the tasks were made from another file")
+    return project
+
+
 def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
     """Build every case of the shipped ``recipe`` into ``out`` (default: the suite cache); see the module doc."""
     recipe = Path(recipe).resolve()
@@ -131,10 +155,11 @@ def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
     pins: dict[str, str] = suite_meta.get("shipped", {}).get("sdist_sha256", {})
     cases = _cases(recipe)
     specs = sorted({str(meta["image"])[len(RECIPE):] for _, meta in cases})
-    unpinned = sorted(set(specs) - set(pins))
+    newer = {spec for _, meta in cases if (spec := _new_spec(meta))}
+    unpinned = sorted((set(specs) | newer) - set(pins))
     if unpinned:
         raise SuiteError(f"{recipe / 'suite.toml'}: field 'shipped.sdist_sha256' has no pin for {unpinned}; add "
-                         f"the sdist's sha256 for each")
+                         f"the sdist's sha256 for each (a release pair pins both releases)")
     out = Path(out or built_dir(recipe))
     staging = out.with_name(out.name + ".building")
     shutil.rmtree(staging, ignore_errors=True)
@@ -144,26 +169,19 @@ def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
     client = images.client()
     for spec in specs:
         started = time.monotonic()
-        try:
-            project = fetch_project(spec)
-            got = _sha256(_sdist_file(project.source))
-            if got != pins[spec]:
-                raise SuiteError(f"{recipe / 'suite.toml'}: field 'shipped.sdist_sha256.\"{spec}\"': PyPI's sdist "
-                                 f"has sha256 {got}, not the pinned {pins[spec]}; the tasks were made from "
-                                 f"another file")
-            image_id = images.clean_project_image(client, project,
-                                                  _source_files(project.source, find_layout(project.source)))
-        except Refused as exc:
-            raise SuiteError(f"build-suite {recipe}: {spec}: {exc}") from None
-        result.images[spec], result.seconds[spec] = image_id, round(time.monotonic() - started, 1)
-        log(f"{spec}: image {image_id[:19]} ({result.seconds[spec]} s)")
+        group = [(folder, meta) for folder, meta in cases if meta["image"] == RECIPE + spec]
         with tempfile.TemporaryDirectory(prefix="nightshift-shipped-") as scratch:
-            grading = Path(scratch) / "tests"
-            write_grading_files(project.source, find_layout(project.source), grading)
-            for folder, meta in cases:
-                if meta["image"] != RECIPE + spec:
-                    continue
-                _build_case(folder, meta, staging / folder.name, project.source, grading, image_id, _NO_COPY)
+            try:
+                project = _pinned(spec, pins, recipe / "suite.toml")
+                gradings, originals = _gradings(project, group, pins, recipe / "suite.toml", Path(scratch))
+                image_id = images.clean_project_image(client, project, sorted(originals))
+            except Refused as exc:
+                raise SuiteError(f"build-suite {recipe}: {spec}: {exc}") from None
+            result.images[spec], result.seconds[spec] = image_id, round(time.monotonic() - started, 1)
+            log(f"{spec}: image {image_id[:19]} ({result.seconds[spec]} s)")
+            for folder, meta in group:
+                _build_case(folder, meta, staging / folder.name, project.source, gradings[_new_spec(meta)],
+                            image_id, _NO_COPY)
                 result.cases += 1
     (staging / _STAMP).write_text(json.dumps({"recipe": recipe_hash(recipe), "images": result.images,
                                               "seconds": result.seconds}, indent=1) + "\n")
@@ -172,6 +190,27 @@ def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
     return result
+
+
+def _gradings(project: Project, group: list[tuple[Path, dict]], pins: dict[str, str], where: Path,
+              scratch: Path) -> tuple[dict[str | None, Path], set[Path]]:
+    """The tests/ folder each case of one image is graded with (key: the newer release, None for an injected
+    bug: the project's own tests) and the files the leak scan of that image looks for (as each importer does)."""
+    gradings: dict[str | None, Path] = {}
+    originals: set[Path] = set()
+    for new_spec in sorted({_new_spec(meta) for _, meta in group}, key=str):
+        tests_dir = scratch / (new_spec or "own") / "tests"
+        if new_spec is None:
+            layout = find_layout(project.source)
+            write_grading_files(project.source, layout, tests_dir)
+            originals.update(_source_files(project.source, layout))
+        else:
+            new = _pinned(new_spec, pins, where)
+            parts = pair_parts(project, new)
+            write_pair_grading(new, parts.layout, tests_dir)
+            originals.update(parts.originals)
+        gradings[new_spec] = tests_dir
+    return gradings, originals
 
 
 def _copy_committed(folder: Path, into: Path) -> None:
@@ -192,18 +231,41 @@ def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Pat
     shutil.copytree(grading / "pristine", into / "tests" / "pristine")
     workspace = into / "workspace"
     shutil.copytree(source, workspace, symlinks=True, ignore=ignore)
-    _put_bug_back(workspace, folder / "solution" / "gold.patch", folder / "solution" / "gold.patch")
+    new_spec = _new_spec(meta)
+    if new_spec is None:
+        _put_bug_back(workspace, folder / "solution" / "gold.patch", folder / "solution" / "gold.patch")
+    else:  # the older sdist as shipped, graded by what the importer writes from the newer one
+        _check_grading(folder, grading, new_spec)
     want = meta.get("source", {}).get("workspace_hash")
     if want and _tree_hash(workspace) != want:
         raise SuiteError(f"{folder / 'case.toml'}: field 'source.workspace_hash': the workspace built from the "
                          f"pinned sdist differs from the one the task was validated on")
+    want = meta.get("source", {}).get("pristine_hash")
+    if want and _tree_hash(into / "tests" / "pristine") != want:
+        raise SuiteError(f"{folder / 'case.toml'}: field 'source.pristine_hash': the grading tests taken from the "
+                         f"pinned sdist differ from the ones the task was validated on")
     text = (into / "case.toml").read_text().replace(f'image = "{meta["image"]}"', f'image = "{image_id}"', 1)
     (into / "case.toml").write_text(text)
 
 
+def _check_grading(folder: Path, grading: Path, new_spec: str) -> None:
+    """The recipe's run_tests.sh and pytest configuration are byte for byte what the pair importer writes from
+    the newer sdist: grading code changed since the case was shipped (and validated) would change its verdicts."""
+    wanted = ["run_tests.sh", *(f"config/{p.name}" for p in sorted((grading / "config").iterdir()))]
+    kept = [p.relative_to(folder / "tests").as_posix() for p in (folder / "tests").rglob("*") if p.is_file()]
+    kept = [rel for rel in kept if not any(part.startswith(".") or part == "__pycache__" for part in rel.split("/"))]
+    for rel in sorted(set(wanted) | set(kept)):
+        ours, theirs = folder / "tests" / rel, grading / rel
+        if not ours.is_file() or not theirs.is_file() or ours.read_bytes() != theirs.read_bytes():
+            raise SuiteError(f"{ours}: not what the importer writes from {new_spec}'s sdist (grading code changed "
+                             f"since the case was shipped?); import the pair again, validate it and ship it "
+                             f"(scripts/ship_pypi_suite.py)")
+
+
 def ship(imported: list[Path], out: Path, only: set[str] | None = None) -> tuple[list[str], dict[str, str]]:
     """Recipes for the cases of imported PyPI suites (``only``: these ids), written into ``out``; returns the
-    ids and each package's sdist sha256 (suite.toml's ``[shipped] sdist_sha256``)."""
+    ids and the sha256 of each sdist they are built from (suite.toml's ``[shipped] sdist_sha256``; a release
+    pair's two)."""
     out.mkdir(parents=True, exist_ok=True)
     pins: dict[str, str] = {}
     shipped = []
@@ -213,18 +275,24 @@ def ship(imported: list[Path], out: Path, only: set[str] | None = None) -> tuple
                 continue
             meta = tomllib.loads((folder / "case.toml").read_text())
             spec = f"{meta['source']['package']}=={meta['source']['version']}"
-            if spec not in pins:
-                pins[spec] = _sha256(_sdist_file(fetch_project(spec).source))  # cached: no download
+            new_spec = _new_spec(meta)  # a release pair: its grading tests come from the newer sdist, pinned too
+            for pinned in filter(None, (spec, new_spec)):
+                if pinned not in pins:
+                    pins[pinned] = _sha256(_sdist_file(fetch_project(pinned).source))  # cached: no download
             target = out / folder.name
             shutil.rmtree(target, ignore_errors=True)
             _copy_committed(folder, target)
             text = (target / "case.toml").read_text().replace(f'image = "{meta["image"]}"',
                                                                 f'image = "{RECIPE}{spec}"', 1)
-            label = difficulty(meta["difficulty"]["lines_changed"], meta["tests"]["fail_to_pass"],
-                               meta["source"]["function"])  # imported before the label's rule changed
-            text = text.replace(f'label = "{meta["difficulty"]["label"]}"', f'label = "{label}"', 1)
-            text = text.replace("\n[difficulty]", f'workspace_hash = "{_tree_hash(folder / "workspace")}"\n\n'
-                                                  f"[difficulty]", 1)
+            grade = meta["difficulty"]
+            label = (pair_difficulty(grade["lines_changed"], grade["files_touched"]) if new_spec else
+                     difficulty(grade["lines_changed"], meta["tests"]["fail_to_pass"],
+                                meta["source"]["function"]))  # imported before the label's rule changed
+            text = text.replace(f'label = "{grade["label"]}"', f'label = "{label}"', 1)
+            hashes = f'workspace_hash = "{_tree_hash(folder / "workspace")}"\n'
+            if new_spec:  # the newer sdist's tests: the build checks it takes the same ones
+                hashes += f'pristine_hash = "{_tree_hash(folder / "tests" / "pristine")}"\n'
+            text = text.replace("\n[difficulty]", f"{hashes}\n[difficulty]", 1)
             (target / "case.toml").write_text(text)
             shipped.append(folder.name)
     return shipped, pins
