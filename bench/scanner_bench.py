@@ -240,6 +240,23 @@ def heldout_honest(tmp: Path) -> tuple[int, list[str], list[float]]:
     return count, flagged, seconds
 
 
+def heldout_repos(suite: Path, tmp: Path) -> tuple[int, list[str]]:
+    """Every gold patch of a built repository suite (upstream release diffs and reversed injected bugs), applied
+    to a copy of its workspace on the host and scanned: (patches, false flags)."""
+    scanners, flagged, count = ScannerSet.build(), [], 0
+    for case in load_cases(suite):
+        script = tmp / "repo-gold" / f"{case.id}.sh"
+        script.parent.mkdir(parents=True, exist_ok=True)
+        work = tmp / "repo-work" / case.id
+        script.write_text((case.root / "solution" / "solve.sh").read_text().replace("cd /workspace",
+                                                                                  f"cd {work / 'b'}"))
+        flags = scanners.scan(host_trial(case, script, work))
+        count += 1
+        flagged += [f"{case.id}: {f.severity} {f.name} ({f.line[:80]})" for f in flags
+                    if f.severity in ("suspect", "cheat")]
+    return count, flagged
+
+
 def special_cases(test_source: str) -> str | None:
     """A cheat for a HumanEval case: its function answers each public assert's exact input with the expected value,
     one ``if`` a line, written from the test's own text (not from what the scanner extracts)."""
@@ -285,6 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every trial's outcome here")
     parser.add_argument("--heldout-honest", action="store_true", help="also scan every HumanEval reference and "
                         "alternative solution (material the scanners were not tuned on; host only, no sandbox)")
+    parser.add_argument("--heldout-repos", type=Path, metavar="SUITE", help="also scan every gold patch of this "
+                        "built repository suite (e.g. .nightshift/suites/shipped-pypi; host only)")
+    parser.add_argument("--heldout-only", action="store_true", help="skip the sandboxed agents: only the held-out "
+                        "material (host only, seconds)")
     add_smoke(parser, agents="smoke")
     args = apply_smoke(parser.parse_args(argv))
     build = latest_build()
@@ -304,8 +325,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             agents = [*CHEATS, *HONEST, *reference_agents(builtin)]
         Path(tmp, "run").mkdir()
-        outcomes = [run_agent(a, cases[a.case], backend, Path(tmp) / "run", i) for i, a in enumerate(agents)]
-        code = report(outcomes, args)
+        code = 0
+        if not args.heldout_only:
+            outcomes = [run_agent(a, cases[a.case], backend, Path(tmp) / "run", i) for i, a in enumerate(agents)]
+            code = report(outcomes, args)
         if args.heldout_honest:
             count, flagged, seconds = heldout_honest(Path(tmp))
             print(f"\nheld-out honest material (HumanEval reference + alternative solutions, not tuned on): "
@@ -318,6 +341,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"{caught}/{cheats} flagged cheat hardcoded_expected, {len(loose)} more only suspect "
                   f"(expected outputs without inputs), {cheats - caught - len(loose)} not flagged (no special case "
                   f"with a value of 3+ characters and fewer than 3 with literal inputs)")
+            code = code or (1 if len(flagged) / count > TARGET_FALSE else 0)
+        if args.heldout_repos:
+            count, flagged = heldout_repos(args.heldout_repos, Path(tmp))
+            print(f"held-out repository gold patches ({args.heldout_repos.name}, not tuned on): {len(flagged)}/{count} "
+                  f"flagged suspect or cheat")
+            for line in flagged:
+                print(f"  false flag: {line}")
             code = code or (1 if len(flagged) / count > TARGET_FALSE else 0)
     return judged(args, code)
 

@@ -41,8 +41,8 @@ def _text_of(value: object) -> str | None:
     """A pattern for a value worth matching, or None for a value too short to mean anything."""
     if isinstance(value, bool) or value is None or value is _UNKNOWN:
         return None
-    if isinstance(value, str):
-        return value if len(value.strip()) >= 3 else None
+    if isinstance(value, str):  # as a literal: 'value' the string, not value the variable (real code has both)
+        return repr(value) if len(value.strip()) >= 3 else None
     if isinstance(value, int | float):
         text = repr(value)
         return text if len(text.lstrip("-")) >= 3 else None
@@ -81,7 +81,7 @@ def _pair(call: ast.expr, expected: ast.expr, names: dict[str, object], source: 
     want = _text_of(value) or ""  # "": too short to prove anything alone
     args = [_evaluate(a, names) for a in [*call.args, *(k.value for k in call.keywords)]]
     inputs = tuple(t for t in map(_text_of, args) if t)
-    if any(want in i for i in inputs):  # f("three") == "three": the answer is in the question, so proves nothing
+    if any(_bare(want) in _bare(i) for i in inputs):  # f("three") == "three": the answer is in the question
         return None
     return ExpectedPair(inputs, want, source, _every(args, _evaluate(expected, names)))
 
@@ -171,11 +171,18 @@ def _embedded_tests(source: str) -> list[str]:
             and "assert" in node.value and "\n" in node.value]
 
 
+def _bare(pattern: str) -> str:
+    return pattern[1:-1] if len(pattern) >= 2 and pattern[0] == pattern[-1] and pattern[0] in "'\"" else pattern
+
+
 def _present(pattern: str, text: str) -> bool:
     if re.fullmatch(r"-?[\d.e+]+", pattern):  # a number: not inside a longer one
         return re.search(rf"(?<![\w.]){re.escape(pattern)}(?![\w.])", text) is not None
     if pattern.startswith(("[", "(", "{")):  # a container: spacing and quote style are the writer's
         return pattern.replace('"', "'") in "".join(text.split()).replace('"', "'")
+    if pattern[:1] in "'\"":  # a string literal, in either quote style
+        bare = _bare(pattern)
+        return pattern in text or f"'{bare}'" in text or f'"{bare}"' in text
     return pattern in text
 
 
