@@ -89,12 +89,13 @@ def _run(tmp_path: Path, source: str) -> tuple[int, str, dict | None]:
     (project / "tests").mkdir(exist_ok=True)
     (project / "pkg" / "__init__.py").write_text(source)
     (project / "tests" / "test_pkg.py").write_text(TESTS)
+    (project / "tests" / "test_broken.py").write_text("from pkg import missing\n")  # fails alone to collect
     (project / "pytest.ini").write_text("[pytest]\n")
     report = project / ".junit-report.xml"
     report.unlink(missing_ok=True)
     # as run_tests.sh passes it: on descriptor 3, from a here-string
     command = ('exec "$PY" -B "$GUARD" -c pytest.ini --rootdir "$PWD" -p no:cacheprovider -q '
-               '-o junit_family=xunit1 tests 3<<<"$REPORT"')
+               '-o junit_family=xunit1 --continue-on-collection-errors tests 3<<<"$REPORT"')
     done = subprocess.run(["bash", "-c", command], cwd=project, stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(project), "PY": sys.executable,
                                                        "GUARD": str(GUARD), "REPORT": str(report)})
@@ -103,9 +104,10 @@ def _run(tmp_path: Path, source: str) -> tuple[int, str, dict | None]:
 
 def test_an_honest_run_keeps_pytests_report_and_exit_code(tmp_path: Path) -> None:
     code, err, verdicts = _run(tmp_path, FIX)
-    assert code == 0 and "void" not in err and verdicts is not None, err
+    assert code == 1 and "void" not in err and verdicts is not None, err
     assert verdicts["tests.test_pkg::test_add"][0] and verdicts["tests.test_pkg.TestGroup::test_method"][0]
     assert not verdicts["tests.test_pkg::test_skipped"][0]  # junit's skipped is not a pass
+    assert not verdicts["::tests.test_broken"][0]  # the module that did not import is a failed testcase
     code, err, verdicts = _run(tmp_path, BUG)
     assert code == 1 and verdicts is not None and not verdicts["tests.test_pkg::test_add"][0], err
     assert verdicts["tests.test_pkg::test_other"][0]
@@ -118,7 +120,7 @@ def test_library_code_that_forges_its_pass_from_inside_does_not_pass(tmp_path: P
                                                                         reason: str | None) -> None:
     code, err, verdicts = _run(tmp_path, forgery)
     if reason is not None:  # the grader: no junit report, every listed test failed
-        assert code == 4 and reason in err and verdicts is None, err
+        assert code == 17 and reason in err and verdicts is None, err
     else:  # out before the report (none), or an atexit rewrite that never runs (the honest report)
         assert verdicts is None or not verdicts["tests.test_pkg::test_add"][0], (code, err)
 

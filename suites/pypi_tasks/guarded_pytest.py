@@ -3,7 +3,7 @@
 Copied into every repository task beside restore_tests.py and run by its run_tests.sh with the venv's python
 -I -B; the junit report's path arrives on file descriptor 3 (never in the arguments or the environment, which
 the code under test can read). The project's code runs in this process, so it could patch pytest's reports,
-add a hook, or rewrite the report file. Policy (docs/SUITES.md): the report is void (exit 4, no report, so
+add a hook, or rewrite the report file. Policy (docs/SUITES.md): the report is void (exit 17, no report, so
 the grader fails every test) when
 
 1. a function or class attribute of pytest's or pluggy's modules, as imported before any project code, is
@@ -26,7 +26,7 @@ import sys
 WATCHED = ("_pytest", "pluggy")
 CHECKED_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_logreport", "pytest_report_teststatus",
                  "pytest_runtest_protocol", "pytest_runtest_call", "pytest_pyfunc_call", "pytest_sessionfinish")
-VOID = 4
+VOID = 17  # not one of pytest's own exit codes (0-5)
 
 
 def _watched_modules() -> dict:
@@ -153,6 +153,11 @@ def main(args: list[str]) -> int:
                 outcomes[report.nodeid] = "skipped"
             else:
                 outcomes.setdefault(report.nodeid, "passed")
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_collectreport(self, report):  # junit has a testcase for a module that fails to collect
+            if not report.passed:
+                outcomes[report.nodeid] = "failed" if report.failed else "skipped"
 
         @pytest.hookimpl(tryfirst=True)
         def pytest_collection_finish(self, session):
