@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from nightshift.contracts import ModelClient
 
 COMMAND_ARGUMENTS = ("command", "cmd", "script", "code")  # the argument of a tool call that is a shell command
+AGENT_COPIES = "agent_install_copies"
+"""``TrialRecord.extra`` key: copies of the case's package the trial's agent install let it read, each a dict
+``{name, path, more}`` (harnesses/install_copies.py); absent when there are none."""
 
 
 class ScannerError(ConfigurationError, ValueError):
