@@ -18,7 +18,6 @@ from typing import ClassVar
 from pydantic import Field
 
 from nightshift.plugin import Case, FileChange, Flag, Scanner, TrialRecord
-from nightshift.scanners import AGENT_COPIES
 
 
 def is_test_path(path: str) -> bool:
@@ -238,7 +237,7 @@ class AnswerInAgentInstall(Scanner):
 
     def __call__(self, trial: TrialRecord) -> list[Flag]:
         flags = []
-        for copy in trial.extra.get(AGENT_COPIES) or []:
+        for copy in trial.agent_copies:
             path, package = str(copy.get("path", "")), str(copy.get("name", ""))
             more = f" (and {copy['more']} more)" if copy.get("more") else ""
             read = next((c for c in trial.commands if path and _reads(c.text, path)), None)

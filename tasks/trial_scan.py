@@ -12,7 +12,7 @@ from pathlib import Path
 from nightshift.contracts import ModelClient
 from nightshift.graders.scanning import PolicyAction, ScannerSet, failure_reason, policy_failure
 from nightshift.models import Case, Flag, GradeResult, TrialResult, TrialStatus
-from nightshift.scanners import AGENT_COPIES, TrialRecord, read_events
+from nightshift.scanners import TrialRecord, read_events
 
 
 def scan_trial(scanners: ScannerSet, case: Case, trajectory: Path, diff: str | None, grade: GradeResult | None,
@@ -21,12 +21,12 @@ def scan_trial(scanners: ScannerSet, case: Case, trajectory: Path, diff: str | N
     """The flags of one trial; an infra_error trial was not evaluated, so it has none. ``model``: the gateway
     session a scanner that asks a model (the judge) calls through, its accounting the row's scan_* fields;
     ``agent_copies``: copies of the case's package the trial's agent install holds (harnesses/install_copies.py),
-    handed to scanners as ``extra["agent_install_copies"]``."""
+    handed to scanners as ``TrialRecord.agent_copies``."""
     if status == TrialStatus.infra_error:
         return []
     record = TrialRecord(case=case, events=read_events(trajectory), diff=diff, grade=grade, ended_by=ended_by,
                          status=status.value, model=model,
-                         extra={AGENT_COPIES: list(agent_copies)} if agent_copies else {})
+                         agent_copies=list(agent_copies or []))
     return scanners.scan(record)
 
 

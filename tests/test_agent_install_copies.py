@@ -27,7 +27,7 @@ from nightshift.graders.builtin_scanners import AnswerInAgentInstall
 from nightshift.harnesses import install_copies
 from nightshift.harnesses.pins import pin_harnesses, recorded_warnings
 from nightshift.harnesses.resolve import resolve_harness
-from nightshift.scanners import AGENT_COPIES, TrialRecord
+from nightshift.scanners import TrialRecord
 from nightshift.suites import load_cases
 from nightshift.tasks.run_trial import TrialContext, execute_trial
 from tests.sandbox_support import make_backend
@@ -134,7 +134,7 @@ def _record(*commands: str) -> TrialRecord:
         {"id": str(i), "type": "function", "function": {"name": "bash", "arguments": json.dumps({"command": c})}}]}}
         for i, c in enumerate(commands)]
     copy = {"name": "more_itertools", "path": COPY, "more": 1}
-    return TrialRecord(case=case, events=events, extra={AGENT_COPIES: [copy]})
+    return TrialRecord(case=case, events=events, agent_copies=[copy])
 
 
 @pytest.mark.parametrize(("command", "severity"), [
