@@ -210,8 +210,11 @@ def case_import_names(case: Case) -> list[str]:
         source = tomllib.loads((case.root / "case.toml").read_text()).get("source", {})
     except (OSError, tomllib.TOMLDecodeError):
         return []
-    if not isinstance(source, dict) or not (source.get("package") or source.get("file")):
-        return []
+    return source_import_names(source) if isinstance(source, dict) else []
+
+
+def source_import_names(source: dict) -> list[str]:
+    """The import names a case.toml ``[source]`` table gives (``file``, ``package``); empty when it has neither."""
     names = set()
     parts = PurePosixPath(str(source.get("file", ""))).parts
     parts = parts[1:] if parts[:1] == ("src",) and len(parts) > 1 else parts
