@@ -167,12 +167,16 @@ def test_a_copy_is_named_by_the_projects_top_level_import_names(tmp_path: Path) 
     from nightshift.suites.pypi_tasks.image import import_names
 
     root = tmp_path / "src-proj"
-    for rel in ("src/pkg/__init__.py", "src/pkg/sub/x.py", "single.py", "tests/test_a.py", "odd-name/y.py"):
+    files = {"src/pkg/__init__.py": "", "src/pkg/sub/x.py": "", "single.py": "def f():\n    pass\nclass C:\n    pass\n",
+             "bin/tool.py": "def main():\n    pass\n", "tests/test_a.py": "", "odd-name/y.py": "",
+             "empty.py": "x = 1\n"}
+    for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text("")
-    files = [root / "src/pkg/__init__.py", root / "src/pkg/sub/x.py", root / "single.py", root / "odd-name/y.py",
-             tmp_path / "elsewhere.py"]  # another release's file (a release pair's newer source) names nothing
-    assert import_names(root, files) == ["pkg", "single"]
+        (root / rel).write_text(text)
+    listed = [root / rel for rel in files if not rel.startswith("tests/")]
+    names = import_names(root, [*listed, tmp_path / "elsewhere.py"])  # another release's file names nothing
+    # bin/ is no package (jmespath's bin/jp.py); a module that defines nothing cannot be told from another file
+    assert names.packages == ["pkg"] and names.modules == {"single": ["C", "f"]}
 
 
 def test_the_toolchain_leaves_the_image_unless_the_tests_require_it(tmp_path: Path) -> None:

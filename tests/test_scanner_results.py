@@ -154,7 +154,7 @@ def test_scan_rescans_a_finished_run_and_says_what_changed(night: tuple[Path, li
 
 def test_in_a_browser_the_flag_filter_finds_the_cheats_and_the_trial_page_marks_the_evidence(
         night: tuple[Path, list]) -> None:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     from tests.test_viewer import SHOTS, _browser, _rows, serving
 
@@ -179,7 +179,8 @@ def test_in_a_browser_the_flag_filter_finds_the_cheats_and_the_trial_page_marks_
         assert page.locator(".diff .evidence-line").inner_text().strip() == "+        return 1234"
         page.screenshot(path=str(SHOTS / "viewer-flags.png"), full_page=True)
         page.goto(f"{base}#trial=a:honest-1")
-        page.wait_for_selector("#detail h3")
+        # a hash change re-renders #detail: wait for this trial's page, not the last one's (flaky under load)
+        expect(page.locator("#detail")).to_contain_text("/ honest / seed")
         assert "no flags" in page.locator("#detail").inner_text()
         browser.close()
     assert not errors, errors

@@ -16,12 +16,14 @@ Two content-keyed layers, each built once per machine and pinned by image id:
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import json
 import re
 import shlex
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 import docker
@@ -156,48 +158,79 @@ def leaked_files(api_client, image_id: str, originals: list[Path]) -> list[str]:
 
 
 # A vendored copy (pip/_vendor/six.py, setuptools/_vendor/more_itertools/) is another version: its bytes
-# differ, its name does not. Any module or package of the project's import names outside /workspace, a
-# compiled one, or one inside a readable archive, is a copy. Run as the trial's user: unreadable is hidden.
-_NAME_SCAN = """import os, zipfile
-names = set(NAMES)
-def named(part):
-    return part in names or (part.endswith((".py", ".pyc")) and part.split(".")[0] in names)
+# differ, its name does not. A package folder of one of the project's import names (it has __init__.py) is a
+# copy; a module file of that name is one only when it defines most of the original's top-level names (a
+# file called jmespath.py inside pygments' lexers is not jmespath). On disk or inside a readable archive,
+# outside /workspace. Run as the trial's user: what it cannot read is hidden.
+_NAME_SCAN = """import ast, os, zipfile
+packages = set(PACKAGES)
+modules = MODULES
+def defined(text):
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+def module_copy(name, read):
+    want = set(modules.get(name[:-3], ())) if name.endswith(".py") else set()
+    return bool(want) and len(defined(read()) & want) * 2 >= len(want)
+def package_copy(parts):
+    return any(p in packages and parts[i + 1:] and parts[-1] in ("__init__.py", "__init__.pyc")
+               for i, p in enumerate(parts))
 for top in ("/opt", "/usr", "/root", "/tmp", "/var", "/home", "/srv", "/etc"):
     for root, dirs, files in os.walk(top):  # a folder this user cannot read is not walked
         for name in files:
             path = os.path.join(root, name)
             try:
-                if name.endswith((".py", ".pyc")) and (named(name) or any(named(p) for p in path.split("/"))):
+                if name in ("__init__.py", "__init__.pyc") and os.path.basename(root) in packages:
                     if os.access(path, os.R_OK):
+                        print(root + "/")
+                elif name[:-3] in modules and name.endswith(".py") and os.access(path, os.R_OK):
+                    if module_copy(name, lambda: open(path, "rb").read()):
                         print(path)
                 elif name.endswith((".whl", ".zip", ".egg", ".pyz")) and zipfile.is_zipfile(path):
                     with zipfile.ZipFile(path) as archive:
-                        hits = [m for m in archive.namelist() if m.endswith((".py", ".pyc"))
-                                and any(named(p) for p in m.split("/"))]
-                    if hits:
-                        print(path + "!" + hits[0])
+                        for member in archive.namelist():
+                            parts = member.split("/")
+                            if package_copy(parts) or (parts[-1][:-3] in modules and module_copy(
+                                    parts[-1], lambda: archive.read(member))):
+                                print(path + "!" + member)
+                                break
             except (OSError, zipfile.BadZipFile, RuntimeError):
                 pass
 """
 
 
-def import_names(source: Path, files: list[Path]) -> list[str]:
-    """The top-level import names of ``files`` under ``source`` (``src/`` layouts too): what a copy is named."""
-    names = set()
+@dataclass(frozen=True)
+class ImportNames:
+    packages: list[str]  # top-level package folders (with __init__.py)
+    modules: dict[str, list[str]]  # top-level single modules -> the functions and classes they define
+
+
+def import_names(source: Path, files: list[Path]) -> ImportNames:
+    """The top-level import names of ``files`` under ``source`` (``src/`` layouts too): what a copy is named.
+    A folder counts only as a package (a root ``bin/`` or ``scripts/`` folder is not imported by that name)."""
+    packages, modules = set(), {}
     for path in files:
         if not path.is_relative_to(source):
             continue
-        parts = path.relative_to(source).parts
-        parts = parts[1:] if parts[0] == "src" and len(parts) > 1 else parts
-        top = parts[0].removesuffix(".py")
-        if top.isidentifier():
-            names.add(top)
-    return sorted(names)
+        rel = path.relative_to(source).parts
+        base, parts = (source / "src", rel[1:]) if rel[0] == "src" and len(rel) > 1 else (source, rel)
+        if len(parts) > 1 and parts[0].isidentifier() and (base / parts[0] / "__init__.py").is_file():
+            packages.add(parts[0])
+        elif len(parts) == 1 and parts[0].removesuffix(".py").isidentifier():
+            tree = ast.parse(path.read_bytes())
+            modules[parts[0].removesuffix(".py")] = sorted(
+                n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    return ImportNames(sorted(packages), {k: v for k, v in sorted(modules.items()) if v})
 
 
-def copies_by_name(api_client, image_id: str, names: list[str], user: str = TRIAL_USER) -> list[str]:
-    """Modules or packages named like the project's that ``user`` (a trial) could read in the image."""
-    return _scan(api_client, image_id, _NAME_SCAN.replace("NAMES", repr(sorted(names))), user) if names else []
+def copies_by_name(api_client, image_id: str, names: ImportNames, user: str = TRIAL_USER) -> list[str]:
+    """Copies of the project's packages or modules that ``user`` (a trial) could read in the image."""
+    if not names.packages and not names.modules:
+        return []
+    script = _NAME_SCAN.replace("PACKAGES", repr(names.packages)).replace("MODULES", repr(names.modules))
+    return _scan(api_client, image_id, script, user)
 
 
 def _scan(api_client, image_id: str, script: str, user: str = TRIAL_USER) -> list[str]:
