@@ -123,6 +123,32 @@ def test_a_bundled_package_is_warned_about_and_flagged_and_one_not_bundled_is_no
               .splitlines()]
     end = next(e for e in events if e["event"] == "command_end")
     assert "__init__.py" in end["stdout"], end
+    _rescan_keeps_the_flag_from_the_run_folder(tmp_path, case, rows, pins.agent_copies)
+
+
+def _rescan_keeps_the_flag_from_the_run_folder(run_dir: Path, case, rows: dict, copies: dict) -> None:
+    """`nightshift scan` reads the night's agent-copies.json: the flag stays; without the file it goes."""
+    import platform
+
+    from nightshift.experiment.manifest import ModelPin, RunManifest
+    from nightshift.graders.scanning import ScannerSet
+    from nightshift.tasks.rescan import rescan_run
+    from nightshift.tasks.results import write_result
+
+    RunManifest(experiment="leak", variants={v: {} for v in rows}, endpoint="none", sandbox_backend="docker",
+                models={v: ModelPin(model="sim-strong", version="s") for v in rows}, sandbox_image="t",
+                sandbox_identity="t", sandbox_limits={}, suite_hash="", cases={case.id: ""}, seeds=[1],
+                grader_version="t", code_version="t", python=platform.python_version(), packages={}
+                ).write(run_dir / "manifest.json")
+    for row in rows.values():
+        write_result(run_dir, row)
+    install_copies.write_run_file(run_dir, copies)
+    scanners = ScannerSet.build(["answer_in_agent_install"])  # the other scanners' flags go: not asked here
+    kept = rescan_run(run_dir, [case], scanners)
+    assert not any("answer_in_agent_install" in k for k in [*kept.added, *kept.removed]), kept.lines()
+    (run_dir / install_copies.RUN_FILE).unlink()
+    report = rescan_run(run_dir, [case], scanners)
+    assert report.removed == {"suspect answer_in_agent_install/answer_in_agent_install": 1}, report.lines()
 
 
 def _record(*commands: str) -> TrialRecord:
