@@ -18,6 +18,7 @@ the records only (it builds and runs nothing): an image not scanned yet is said 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import subprocess
@@ -118,8 +119,10 @@ class AgentCopy:
         return {"name": self.name, "path": self.path, "more": self.more}
 
 
+@functools.lru_cache(maxsize=64)  # a base is scanned once per process, not once per agent derived from it
 def readable_names(image: str) -> dict[str, list[str]]:
-    """Import name -> the paths a trial can read it at, in a docker image (an id) or a root filesystem folder."""
+    """Import name -> the paths a trial can read it at, in a docker image (an id) or a root filesystem folder (both
+    never change under the same id or content key)."""
     command = ["sh", "-c", f"command -v python3 >/dev/null || exit {NO_PYTHON}; exec python3 -c \"$0\"", _SCAN]
     if Path(image).is_dir():
         code, output = _in_rootfs(Path(image), command)
