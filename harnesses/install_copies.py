@@ -131,8 +131,10 @@ def readable_names(image: str) -> dict[str, list[str]]:
     if code == NO_PYTHON:
         return {}  # no Python in the image: nothing here is importable by a trial
     if code != 0:
-        raise ScanError(f"the scan of image {image[:40]} for readable Python packages failed (exit {code}): "
-                        f"{output[-300:]}; run `docker run --rm {image[:19]} python3 -V` to see why")
+        how = (f"bwrap --ro-bind {image} / python3 -V" if Path(image).is_dir()
+               else f"docker run --rm {image[:19]} python3 -V")
+        raise ScanError(f"the scan of image {image[:80]} for readable Python packages failed (exit {code}): "
+                        f"{output[-300:]}; run `{how}` to see why")
     return json.loads(output.strip().splitlines()[-1])
 
 
@@ -153,7 +155,9 @@ def _in_docker(image: str, command: list[str]) -> tuple[int, str]:
 def _in_rootfs(rootfs: Path, command: list[str]) -> tuple[int, str]:
     uid = TRIAL_USER.split(":")[0]
     args = ["bwrap", "--ro-bind", str(rootfs), "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-            "--unshare-all", "--die-with-parent", "--clearenv", "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
+            # no user namespace: as root, then setpriv to the trial's uid, so the files' real owners decide access
+            "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--die-with-parent", "--clearenv",
+            "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
             "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *command]
     proc = subprocess.run(args, capture_output=True, text=True, errors="replace", stdin=subprocess.DEVNULL)
     return proc.returncode, proc.stdout + proc.stderr

@@ -186,3 +186,22 @@ def test_no_copies_no_flag_and_the_case_import_names(tmp_path: Path) -> None:
     assert install_copies.case_import_names(case) == ["more_itertools"]
     (tmp_path / "case.toml").write_text('id = "x"\n')  # not a repository case
     assert install_copies.case_import_names(case) == []
+
+
+def test_on_bubblewrap_the_scan_reads_as_the_trial_user_and_skips_what_only_root_can_read() -> None:
+    """A derived rootfs (harnesses/derived_image.py) whose install leaves one package readable and one under a
+    root-only folder: only the first is what a trial could copy."""
+    from nightshift.harnesses.derived_image import bubblewrap_derived
+    from nightshift.sandbox.images import latest_build
+
+    make_backend("bubblewrap")
+    base = latest_build().rootfs
+    site = "/opt/kit/lib/python3.11/site-packages"
+    made = bubblewrap_derived(Path(base), f"rootfs:{base}", [
+        f"mkdir -p {site}/more_itertools /opt/secret/{site}/jinja2 && echo 'x = 1' > {site}/more_itertools/__init__.py"
+        f" && echo 'y = 2' > /opt/secret/{site}/jinja2/__init__.py && echo 'z = 3' > {site}/six.py"
+        " && chmod 0700 /opt/secret"])
+    names = install_copies.install_names(made, str(base))
+    assert names["more_itertools"] == [f"{site}/more_itertools"] and names["six"] == [f"{site}/six.py"], names
+    assert "jinja2" not in names  # root-only: a trial cannot read it
+    assert install_copies.read_record(made.key)["names"] == names
