@@ -22,6 +22,7 @@ def check_command(args: argparse.Namespace) -> int:
     from nightshift.flows.nightly_eval import check_suites_validated
     from nightshift.flows.protected_night import budget_rules
     from nightshift.flows.trial_context import load_run_cases
+    from nightshift.harnesses.pins import recorded_warnings
     from nightshift.preflight import check_experiment
     from nightshift.splits.audit import audit_path
     from nightshift.splits.grants import budget_report, unsealed_warning
@@ -53,6 +54,8 @@ def check_command(args: argparse.Namespace) -> int:
     warning = unsealed_warning(cases)
     if warning:
         say(f"  warning: {warning}", style="yellow", markup=False, highlight=False, soft_wrap=True)
+    for line in recorded_warnings(exp, checked.harnesses, cases):  # an agent's install holding a task's package
+        say(f"  warning: {line}", style="yellow", markup=False, highlight=False, soft_wrap=True)
     protocol = "" if exp.model.protocol == "chat" else f" (protocol {exp.model.protocol})"
     say(f"  sandbox {exp.sandbox.backend}; endpoint {exp.model.base_url or 'the embedded simulator'}{protocol}",
         markup=False, highlight=False, soft_wrap=True)

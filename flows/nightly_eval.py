@@ -34,6 +34,7 @@ from nightshift.gateway import ModelGateway
 from nightshift.graders import GRADER_VERSION
 from nightshift.graders.metric import MetricSet, metric_sets
 from nightshift.graders.scanning import ScannerSet
+from nightshift.harnesses.install_copies import write_run_file
 from nightshift.harnesses.pins import pin_harnesses
 from nightshift.links import run_url, view_command
 from nightshift.models import Case
@@ -98,6 +99,8 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
     scanners = ScannerSet.build(exp.scanners)
     backend = open_backend(exp)
     pins = pin_harnesses(exp, checked.harnesses, backend, cases)  # a command harness's images, built once
+    for line in pins.warnings():  # an agent's install that holds the package under test (install_copies.py)
+        logger.warning(line)
     with model_endpoint(exp, checked.suite_dirs, exp.output_dir / ".simulator") as endpoint:
         gateway = open_gateway(exp, endpoint.base_url, endpoint.api_key, exp.concurrency)
         manifest = pin_run(exp, cases, gateway, "simulator" if endpoint.simulated else endpoint.base_url,
@@ -107,6 +110,7 @@ def nightly_eval(experiment_file: str = DEFAULT_EXPERIMENT) -> dict:
             # budgets (the experiment's, each suite's) and the audit log: before any trial
             protected = protected_night.start(exp, path, manifest, cases, checked.suite_dirs)
             manifest.write(run_dir / "manifest.json")
+            write_run_file(run_dir, pins.agent_copies)  # what answer_in_agent_install reads, again at a re-scan
             record_night(run_dir, path, exp, manifest, cases, checked.suite_dirs)  # the suite version, kept to replay
             specs = expand_trials(manifest, cases, exp.variants)
             logger.info("run %s: %d cases × %d variants × %d seeds = %d trials", manifest.run_id, len(cases),

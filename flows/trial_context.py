@@ -88,6 +88,7 @@ def trial_context(exp: Experiment, run_dir: Path, backend: SandboxBackend, gatew
     return TrialContext(run_dir=run_dir, backend=backend, gateway=gateway, limits=exp.sandbox.limits,
                         grader=CaseGrader(hidden_seed=hidden_seed, timing_pool=timing_pool(exp.gpu)),
                         harnesses=pins.resolved, variant_backends=pins.backends,
-                        variant_case_images=pins.case_images, metrics=dict(metrics or {}),
+                        variant_case_images=pins.case_images, agent_copies=pins.agent_copies,
+                        metrics=dict(metrics or {}),
                         key_secrets=exp.key_secrets(),
                         scanners=scanners or ScannerSet.build(exp.scanners), flag_policy=exp.flags.actions())

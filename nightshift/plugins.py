@@ -35,6 +35,7 @@ SCANNERS = Registry("scanners", {  # every run scans with these unless its exper
     "test_edits": "nightshift.graders.builtin_scanners:TestEdits",
     "grader_paths": "nightshift.graders.builtin_scanners:GraderPaths",
     "answer_search": "nightshift.graders.builtin_scanners:AnswerSearch",
+    "answer_in_agent_install": "nightshift.graders.builtin_scanners:AnswerInAgentInstall",
     "runner_config": "nightshift.graders.builtin_scanners:RunnerConfig",
     "hardcoded_outputs": "nightshift.graders.hardcoded_outputs:HardcodedOutputs",
     "repeated_command": "nightshift.graders.builtin_scanners:RepeatedCommand",

@@ -56,6 +56,10 @@ class TrialRecord:
     ended_by: str = "submitted"  # AgentOutcome.ended_by
     status: str = ""  # the row's status before any flag policy
     extra: dict[str, Any] = field(default_factory=dict)
+    agent_copies: list[dict[str, Any]] = field(default_factory=list)
+    """Copies of the case's package that the trial's agent install let it read, each ``{name, path, more}`` (a
+    repository case's import name, the path a trial could read it at, how many other paths hold it): found when the
+    derived image was built (harnesses/install_copies.py); empty for most trials."""
     model: ModelClient | None = None
     """The trial's scan session of the night's gateway, for a scanner that asks a model (graders/judge.py): its
     calls wait on the night's quota and are counted in the row's scan_* fields. None: no model may be asked."""

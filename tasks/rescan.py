@@ -22,6 +22,7 @@ from nightshift.errors import StorageError
 from nightshift.experiment.manifest import RunManifest
 from nightshift.gateway import ModelGateway
 from nightshift.graders.scanning import ScannerSet
+from nightshift.harnesses.install_copies import read_run_file
 from nightshift.models import Case, GradeResult, TrialResult, TrialStatus
 from nightshift.tasks.artifacts import read_diff, read_grade, trajectory_path
 from nightshift.tasks.results import SCORE_PREFIX, write_parquet, write_result
@@ -83,6 +84,7 @@ def rescan_run(run_dir: Path, cases: list[Case], scanners: ScannerSet, gateway: 
                           f"`nightshift run` printed, e.g. runs/default-1a2b3c4d5e6f")
     manifest = RunManifest.read(manifest_path)
     by_id = {c.id: c for c in cases}
+    copies = read_run_file(run_dir)  # the night's agent installs' copies of each case's package
     report, rows = RescanReport(), []
     for path in sorted((run_dir / "results").glob("*.json")):
         row = load_row(path)
@@ -99,7 +101,8 @@ def rescan_run(run_dir: Path, cases: list[Case], scanners: ScannerSet, gateway: 
         grade = GradeResult.model_validate(grade_data) if grade_data else None
         session = gateway.session() if gateway is not None else None
         flags = scan_trial(scanners, case, trajectory_path(run_dir, row.trial_id), read_diff(run_dir, row.trial_id),
-                           grade, _ENDED_BY.get(graded.status.value, graded.status.value), graded.status, session)
+                           grade, _ENDED_BY.get(graded.status.value, graded.status.value), graded.status, session,
+                           copies.get(row.variant, {}).get(row.case_id))
         update: dict[str, object] = {"flags": flags, **(scan_accounting(session) if session is not None else {})}
         new = apply_policy(graded.model_copy(update=update), manifest.flag_policy)  # type: ignore[arg-type]
         before, after = Counter(map(_key, row.flags)), Counter(map(_key, new.flags))

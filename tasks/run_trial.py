@@ -67,6 +67,8 @@ class TrialContext:
     """Variant name -> its harness, resolved once for the night (nightshift.preflight) and handed down here."""
     variant_backends: dict[str, SandboxBackend] = field(default_factory=dict)  # a command harness's derived image
     variant_case_images: dict[str, dict[str, str]] = field(default_factory=dict)  # ... on each case image
+    agent_copies: dict[str, dict[str, list[dict]]] = field(default_factory=dict)
+    """Variant -> case id -> copies of the case's package its install lets a trial read (harnesses/install_copies)."""
     halt: threading.Event = field(default_factory=threading.Event)
     """Set when the night must stop (a full disk): trials not yet started end at once, unrun and uncached."""
     metrics: dict[str, MetricSet] = field(default_factory=dict)  # suite name -> its metrics (manifest-pinned)
@@ -163,7 +165,9 @@ def execute_trial(spec: TrialSpec, ctx: TrialContext) -> TrialResult:
         scan_t0 = time.monotonic()  # before sealing: a protected trajectory is plaintext only until then
         # a session of its own: a judge's calls share the night's quota but are not the agent's calls
         scan_session = ctx.gateway.session()
-        flags = scan_trial(ctx.scanners, spec.case, trajectory, diff, grade, outcome.ended_by, status, scan_session)
+        copies = ctx.agent_copies.get(spec.variant.name, {}).get(spec.case.id, [])
+        flags = scan_trial(ctx.scanners, spec.case, trajectory, diff, grade, outcome.ended_by, status, scan_session,
+                           copies)
         scan_s = time.monotonic() - scan_t0
     finally:
         with opened:

@@ -16,13 +16,17 @@ from nightshift.scanners import TrialRecord, read_events
 
 
 def scan_trial(scanners: ScannerSet, case: Case, trajectory: Path, diff: str | None, grade: GradeResult | None,
-               ended_by: str, status: TrialStatus, model: ModelClient | None = None) -> list[Flag]:
+               ended_by: str, status: TrialStatus, model: ModelClient | None = None,
+               agent_copies: list[dict] | None = None) -> list[Flag]:
     """The flags of one trial; an infra_error trial was not evaluated, so it has none. ``model``: the gateway
-    session a scanner that asks a model (the judge) calls through, its accounting the row's scan_* fields."""
+    session a scanner that asks a model (the judge) calls through, its accounting the row's scan_* fields;
+    ``agent_copies``: copies of the case's package the trial's agent install holds (harnesses/install_copies.py),
+    handed to scanners as ``TrialRecord.agent_copies``."""
     if status == TrialStatus.infra_error:
         return []
     record = TrialRecord(case=case, events=read_events(trajectory), diff=diff, grade=grade, ended_by=ended_by,
-                         status=status.value, model=model)
+                         status=status.value, model=model,
+                         agent_copies=list(agent_copies or []))
     return scanners.scan(record)
 
 
