@@ -20,8 +20,16 @@ code can still do anything this process can (walk the stack to the path, fork a 
 scanner flags source changes that reach for pytest's internals, the stack, ``atexit`` or ``os._exit``.
 """
 
+import importlib
 import os
 import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+# pytest before any project code: what is snapshotted is pytest's own
+import _pytest.config
+import _pytest.junitxml
+import pytest
 
 WATCHED = ("_pytest", "pluggy")
 CHECKED_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_logreport", "pytest_report_teststatus",
@@ -36,7 +44,7 @@ def _watched_modules() -> dict:
 
 def snapshot(modules: dict) -> dict:
     """(module, attribute[, class attribute]) -> the object, for functions and classes of ``modules``."""
-    seen = {}
+    seen: dict[tuple[str, ...], object] = {}
     for name, module in modules.items():
         for attr, value in list(vars(module).items()):
             if callable(value):
@@ -97,15 +105,13 @@ def foreign_hooks(config, trusted: set[int], root: str) -> list[str]:
 
 def junit_verdicts(path: str, mangle) -> dict:
     """(classname, name) -> passed, from pytest's own report (xunit1 names)."""
-    import xml.etree.ElementTree as ET
-
     if not os.path.isfile(path) or os.path.getsize(path) > 64 << 20:
         return {}
     with open(path, "rb") as handle:
         text = handle.read()
     if b"<!ENTITY" in text or b"<!DOCTYPE" in text:
         return {("<report>", "entity"): True}  # never what pytest writes; disagrees with every outcome
-    verdicts = {}
+    verdicts: dict[tuple[str, str], bool] = {}
     for case in ET.fromstring(text).iter("testcase"):
         bad = any(child.tag in ("failure", "error", "skipped") for child in case)
         key = (case.get("classname", ""), case.get("name", ""))
@@ -120,13 +126,6 @@ def main(args: list[str]) -> int:
     except OSError:
         print("guarded_pytest: no report path on file descriptor 3 (run_tests.sh passes it)", file=sys.stderr)
         return 2
-    import importlib
-    import tempfile
-
-    import _pytest.config
-    import _pytest.junitxml
-    import pytest
-
     for name in _pytest.config.default_plugins:  # each built-in plugin imported before any project code
         importlib.import_module(f"_pytest.{name}")
     modules = _watched_modules()
@@ -173,7 +172,7 @@ def main(args: list[str]) -> int:
     code = pytest.main([*args, "--junitxml", report], plugins=[guard])
     guard.check("at the end")
     mangle = _pytest.junitxml.mangle_test_address
-    ours = {}
+    ours: dict[tuple[str, str], bool] = {}
     for nodeid, outcome in outcomes.items():
         names = mangle(nodeid)
         key = (".".join(names[:-1]), names[-1])
