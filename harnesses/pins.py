@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from nightshift.contracts import SandboxBackend
+from nightshift.errors import HarnessError
 from nightshift.experiment.config import Experiment, HarnessSpec
 from nightshift.harnesses import install_copies
 from nightshift.harnesses.derived_image import DerivedImage, bubblewrap_derived, docker_derived
@@ -44,9 +45,9 @@ def derive(backend: SandboxBackend, spec: HarnessSpec) -> tuple[SandboxBackend, 
     elif backend.name == "bubblewrap":
         rootfs = cast("BubblewrapBackend", backend).rootfs
         if Path(rootfs) == Path("/"):
-            raise ValueError("a command harness with install needs a built root filesystem, not sandbox.image "
-                             "'host' (the host's /usr is never written): build one with "
-                             "nightshift build-image --rootfs-only and set sandbox.image to its path")
+            raise HarnessError("install", "an installed harness on a case without its own image needs a built root "
+                               "filesystem, not sandbox.image 'host' (the host's /usr is never written): build one "
+                               "with `nightshift build-image --rootfs-only` and set sandbox.image to its path")
         made = bubblewrap_derived(Path(rootfs), backend.identity(), spec.install)
     else:
         raise ValueError(f"sandbox backend {backend.name!r} cannot derive images for harness.install; "
@@ -100,15 +101,19 @@ def pin_harnesses(exp: Experiment, resolved: dict[str, ResolvedHarness], backend
         harness = resolved[variant.name].spec  # an installed agent's is the command harness it resolved to
         if harness.kind == "command" and harness.install:
             install = tuple(harness.install)
-            if install not in derived:  # variants with the same install share one image
-                derived[install] = derive(backend, harness)
-            pins.backends[variant.name], made = derived[install]
             image_of: dict[str, str] = {}
-            if any(not c.image for c in repository_cases):
-                _scan_install(names, made, _base_image(backend))
-                image_of = {c.id: made.key for c in repository_cases if not c.image}
-            identity["image_key"] = made.key
-            identity["image"] = pins.backends[variant.name].identity()
+            if not cases or any(not c.image for c in cases):  # only cases without an image of their own run on it
+                if install not in derived:  # variants with the same install share one image
+                    derived[install] = derive(backend, harness)
+                pins.backends[variant.name], made = derived[install]
+                if any(not c.image for c in repository_cases):
+                    _scan_install(names, made, _base_image(backend))
+                    image_of = {c.id: made.key for c in repository_cases if not c.image}
+                identity["image_key"] = made.key
+                identity["image"] = pins.backends[variant.name].identity()
+            else:  # every case brings its image: the install is derived on each of those below
+                pins.backends[variant.name] = backend
+                identity["image_key"] = "per-case-image"
             for image in case_images:
                 if (install, image) not in on_case:
                     on_case[install, image] = derive_case_image(image, list(install))
