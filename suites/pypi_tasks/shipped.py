@@ -310,13 +310,13 @@ def ship(imported: list[Path], out: Path, only: set[str] | None = None) -> tuple
         for folder in sorted(p for p in suite.iterdir() if (p / "case.toml").is_file()):
             if only is not None and folder.name not in only:
                 continue
+            _check_scripts(folder / "solution")  # before any download: the recipe will not keep them
             meta = tomllib.loads((folder / "case.toml").read_text())
             spec = f"{meta['source']['package']}=={meta['source']['version']}"
             new_spec = _new_spec(meta)  # a release pair: its grading tests come from the newer sdist, pinned too
             for pinned in filter(None, (spec, new_spec)):
                 if pinned not in pins:
                     pins[pinned] = _sha256(_sdist_file(fetch_project(pinned).source))  # cached: no download
-            _check_scripts(folder / "solution")
             target = out / folder.name
             shutil.rmtree(target, ignore_errors=True)
             _copy_committed(folder, target)
