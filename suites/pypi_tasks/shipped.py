@@ -44,8 +44,8 @@ SHIPPED = Path(str(resources.files("nightshift.suites").joinpath("pypi")))  # ch
 RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project image the build pins
 _COMMITTED = ("case.toml", "instruction.md", "solution", "tests/run_tests.sh", "tests/config")
 # the same in every case, so not kept 54 times in git: each built case gets the importer's copies
-_SCRIPTS = "*.sh"  # solution/'s apply scripts: each one its patch inside the same script, so the build writes them
 _STAMP = ".built-from"
+_SCRIPTS = "*.sh"  # solution/'s apply scripts: each one its patch inside the same script, so the build writes them
 _HIDDEN = shutil.ignore_patterns(".*", "__pycache__")
 _NO_SCRIPTS = shutil.ignore_patterns(".*", "__pycache__", _SCRIPTS)
 
@@ -105,7 +105,7 @@ def _cases(recipe: Path) -> list[tuple[Path, dict]]:
             raise SuiteError(f"{folder / 'case.toml'}: field 'source.new_version' is missing; a release pair is graded "
                              f"by the newer release's tests, so its recipe names that release")
         committed = sorted((folder / "solution").glob(_SCRIPTS))
-        if committed:  # else ignored: the build writes each one from its patch
+        if committed:  # a second copy of its patch, which the build would overwrite
             raise SuiteError(f"{committed[0]}: a shipped recipe keeps only the patches; the build writes solution/'s "
                              f"scripts from them (solve.sh from gold.patch), so delete it")
         _apply_scripts(folder / "solution")  # a missing gold patch named before anything is downloaded
