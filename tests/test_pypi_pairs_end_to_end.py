@@ -76,6 +76,7 @@ def _ships_and_builds_back(suite: Path, case, tmp_path: Path) -> None:
     assert meta["image"] == f"pypi:{old}" and meta["source"]["new_version"] == "5.4.0"
     assert meta["source"]["pristine_hash"] == tree_hash(case.tests_dir / "pristine")
     assert not (recipe / case.id / "workspace").exists() and not (recipe / case.id / "tests" / "pristine").exists()
+    assert not list((recipe / case.id / "solution").glob("*.sh"))  # the build writes them
     (recipe / "suite.toml").write_text(f'name = "r"\n[shipped.sdist_sha256]\n"{old}" = "{pins[old]}"\n')
     with pytest.raises(SuiteError, match=r"no pin for \['cachetools==5.4.0'\]"):
         build(recipe, tmp_path / "built")
@@ -85,6 +86,7 @@ def _ships_and_builds_back(suite: Path, case, tmp_path: Path) -> None:
     (again,) = load_cases(built.out)
     assert again.image == case.image and tree_hash(again.workspace_dir) == tree_hash(case.workspace_dir)
     assert tree_hash(again.tests_dir) == tree_hash(case.tests_dir)
+    assert tree_hash(again.root / "solution") == tree_hash(case.root / "solution")  # the importer's scripts
     runner = recipe / case.id / "tests" / "run_tests.sh"
     runner.write_text(runner.read_text().replace(" --continue-on-collection-errors", ""))
     with pytest.raises(SuiteError, match="run_tests.sh: not what the importer writes from cachetools==5.4.0"):

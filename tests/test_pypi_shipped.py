@@ -12,7 +12,21 @@ import pytest
 
 from nightshift.errors import SuiteError
 from nightshift.suites import load_cases, resolve_suite
-from nightshift.suites.pypi_tasks.shipped import _STAMP, SHIPPED, build, built_dir, built_suite, is_recipe, recipe_hash
+from nightshift.suites.loader import tree_hash
+from nightshift.suites.pypi_tasks.case import WORKDIR, write_breaking
+from nightshift.suites.pypi_tasks.mutate import unified_diff
+from nightshift.suites.pypi_tasks.shipped import (
+    _STAMP,
+    SHIPPED,
+    _build_case,
+    build,
+    built_dir,
+    built_suite,
+    is_recipe,
+    recipe_hash,
+    ship,
+)
+from nightshift.suites.swebench import apply_script
 
 
 def test_the_shipped_recipes_pin_every_package_and_hold_no_sdist() -> None:
@@ -31,7 +45,7 @@ def test_the_shipped_recipes_pin_every_package_and_hold_no_sdist() -> None:
             assert f"{source['package']}=={source['new_version']}" in pins and source["pristine_hash"], folder
             assert "--continue-on-collection-errors" in (folder / "tests" / "run_tests.sh").read_text()
         else:
-            assert (folder / "solution" / "breaking_1.sh").is_file(), folder
+            assert (folder / "solution" / "breaking_1.patch").is_file(), folder
         specs.add(spec)
         by_source[source["task_source"]].add((folder.name, source["package"]))
     labels = {tomllib.loads((f / "case.toml").read_text())["difficulty"]["label"] for f in cases}
@@ -41,6 +55,7 @@ def test_the_shipped_recipes_pin_every_package_and_hold_no_sdist() -> None:
     new_packages = {name for _, name in pairs} - {name for _, name in bugs}
     assert len(bugs) >= 40 and len(pairs) >= 4 and len(new_packages) >= 3, (len(bugs), sorted(pairs))
     assert not list(SHIPPED.rglob("*.tar.gz")) and not list(SHIPPED.rglob("*.whl"))
+    assert not list(SHIPPED.glob("*/solution/*.sh"))  # each is its patch in apply_script: the build writes them
 
 
 def test_an_unbuilt_or_stale_shipped_suite_names_the_build_command(tmp_path: Path, monkeypatch) -> None:
@@ -83,3 +98,45 @@ def test_a_release_pair_recipe_must_name_and_pin_its_newer_release(tmp_path: Pat
     with pytest.raises(SuiteError, match="field 'source.new_version' is missing"):
         build(recipe, tmp_path / "built")
     assert not (tmp_path / "built").exists()
+
+
+def test_the_build_writes_the_apply_scripts_the_importer_writes_beside_the_patches(tmp_path: Path) -> None:
+    """One case built from a recipe that keeps only the patches (a real gold patch reversed over a real source; no
+    image, so no docker); a recipe or an imported case whose scripts are not the patches' is refused by name."""
+    fixed, buggy = "def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a - b\n"
+    source, grading, recipe = tmp_path / "sdist", tmp_path / "grading", tmp_path / "recipe"
+    (source / "calc.py").parent.mkdir()
+    (source / "calc.py").write_text(fixed)
+    (grading / "pristine").mkdir(parents=True)
+    folder = recipe / "calc-1.0-add"
+    (folder / "solution").mkdir(parents=True)
+    (folder / "tests").mkdir()
+    (folder / "tests" / "run_tests.sh").write_text("python -m pytest\n")
+    (folder / "case.toml").write_text('image = "pypi:calc==1.0"\n')
+    gold = unified_diff("calc.py", buggy, fixed)
+    (folder / "solution" / "gold.patch").write_text(gold)
+    imported = tmp_path / "suite" / folder.name  # what case.py writes beside the patches
+    shutil.copytree(folder, imported)
+    (imported / "solution" / "solve.sh").write_text(apply_script(gold, WORKDIR))
+    write_breaking(imported, unified_diff("calc.py", fixed, "def add(a, b):\r\n    return a * b\r\n"))
+    shutil.copy2(imported / "solution" / "breaking_1.patch", folder / "solution")
+    into = tmp_path / "built"
+    _build_case(folder, {"image": "pypi:calc==1.0"}, into, source, grading, "sha256:x", None)
+    assert tree_hash(into / "solution") == tree_hash(imported / "solution")  # the breaking patch's \r\n kept
+    assert sorted(p.name for p in (into / "solution").iterdir()) == ["breaking_1.patch", "breaking_1.sh", "gold.patch",
+                                                                     "solve.sh"]
+    assert (into / "workspace" / "calc.py").read_text() == buggy
+
+    (recipe / "suite.toml").write_text('name = "r"\n[shipped.sdist_sha256]\n"calc==1.0" = "0"\n')
+    shutil.copy2(imported / "solution" / "solve.sh", folder / "solution")
+    with pytest.raises(SuiteError, match=r"calc-1.0-add/solution/solve.sh: a shipped recipe keeps only the patches"):
+        build(recipe, tmp_path / "out")
+    (folder / "solution" / "solve.sh").unlink()
+    (folder / "solution" / "gold.patch").unlink()
+    with pytest.raises(SuiteError, match=r"calc-1.0-add/solution/gold.patch: missing"):
+        build(recipe, tmp_path / "out")
+    script = imported / "solution" / "breaking_1.sh"
+    script.write_text(script.read_text().replace("a * b", "a / b"))
+    with pytest.raises(SuiteError, match=r"solution/breaking_1.sh: not the apply script of the patch beside it"):
+        ship([tmp_path / "suite"], tmp_path / "shipped")
+    assert not (tmp_path / "out").exists() and not list((tmp_path / "shipped").iterdir())

@@ -194,6 +194,7 @@ def test_a_shipped_recipe_builds_back_into_the_imported_case(suite: Path, tmp_pa
     ids, pins = ship([suite], recipe, {case.id})
     assert ids == [case.id] and list(pins) == [PACKAGE]
     assert not (recipe / case.id / "workspace").exists() and not (recipe / case.id / "tests" / "pristine").exists()
+    assert not list((recipe / case.id / "solution").glob("*.sh"))  # the build writes them
     (recipe / "suite.toml").write_text(f'name = "r"\n[shipped.sdist_sha256]\n"{PACKAGE}" = "{"0" * 64}"\n')
     with pytest.raises(SuiteError, match="shipped recipe, not an image; run `nightshift build-suite"):
         load_cases(recipe)
@@ -204,3 +205,4 @@ def test_a_shipped_recipe_builds_back_into_the_imported_case(suite: Path, tmp_pa
     (again,) = load_cases(built.out)
     assert again.image == case.image and tree_hash(again.workspace_dir) == tree_hash(case.workspace_dir)
     assert tree_hash(again.tests_dir) == tree_hash(case.tests_dir)
+    assert tree_hash(again.root / "solution") == tree_hash(case.root / "solution")  # the importer's scripts

@@ -3,7 +3,8 @@
 A case of an imported PyPI suite is mostly the package's own sdist (its workspace and pristine tests) and an
 image id that exists only on the machine that built it. The shipped folder keeps neither: per case it keeps
 case.toml (with ``image = "pypi:NAME==VERSION"``, a recipe reference), the instruction, the gold and breaking
-patches and the grading scripts; suite.toml pins each sdist by sha256. ``nightshift build-suite pypi``
+patches (not the scripts that apply them: the build writes those) and the grading scripts; suite.toml pins each
+sdist by sha256. ``nightshift build-suite pypi``
 downloads the pinned sdists and their test wheels (build time, never trial time), builds each project image
 (content-keyed: a machine that has it builds nothing), unpacks each workspace and writes the built suite as
 ordinary case folders under the suite cache, the image pinned by id. An injected-bug case's workspace is its
@@ -32,18 +33,21 @@ from nightshift.resources import state_dir
 from nightshift.suites.loader import tree_hash
 from nightshift.suites.pypi_tasks import _source_files
 from nightshift.suites.pypi_tasks import image as images
-from nightshift.suites.pypi_tasks.case import _NO_COPY, difficulty
+from nightshift.suites.pypi_tasks.case import _NO_COPY, WORKDIR, difficulty
 from nightshift.suites.pypi_tasks.download import Project, Refused, fetch_project
 from nightshift.suites.pypi_tasks.layout import GRADING_HELPERS, find_layout, write_grading_files
 from nightshift.suites.pypi_tasks.pair_case import pair_difficulty
 from nightshift.suites.pypi_tasks.pair_import import pair_parts, write_pair_grading
+from nightshift.suites.swebench import apply_script
 
 SHIPPED = Path(str(resources.files("nightshift.suites").joinpath("pypi")))  # checked where it is used
 RECIPE = "pypi:"  # case.toml's image in a recipe: the package whose project image the build pins
 _COMMITTED = ("case.toml", "instruction.md", "solution", "tests/run_tests.sh", "tests/config")
 # the same in every case, so not kept 54 times in git: each built case gets the importer's copies
 _STAMP = ".built-from"
+_SCRIPTS = "*.sh"  # solution/'s apply scripts: each one its patch inside the same script, so the build writes them
 _HIDDEN = shutil.ignore_patterns(".*", "__pycache__")
+_NO_SCRIPTS = shutil.ignore_patterns(".*", "__pycache__", _SCRIPTS)
 
 
 def _tree_hash(root: Path) -> str:
@@ -100,6 +104,11 @@ def _cases(recipe: Path) -> list[tuple[Path, dict]]:
         if source.get("task_source") == "release pair" and not source.get("new_version"):
             raise SuiteError(f"{folder / 'case.toml'}: field 'source.new_version' is missing; a release pair is graded "
                              f"by the newer release's tests, so its recipe names that release")
+        committed = sorted((folder / "solution").glob(_SCRIPTS))
+        if committed:  # a second copy of its patch, which the build would overwrite
+            raise SuiteError(f"{committed[0]}: a shipped recipe keeps only the patches; the build writes solution/'s "
+                             f"scripts from them (solve.sh from gold.patch), so delete it")
+        _apply_scripts(folder / "solution")  # a missing gold patch named before anything is downloaded
         found.append((folder, meta))
     if not found:
         raise SuiteError(f"{recipe}: no case folders; a shipped suite needs at least one")
@@ -218,14 +227,42 @@ def _copy_committed(folder: Path, into: Path) -> None:
     for rel in _COMMITTED:
         src = folder / rel
         if src.is_dir():
-            shutil.copytree(src, into / rel, ignore=_HIDDEN)
+            shutil.copytree(src, into / rel, ignore=_NO_SCRIPTS if rel == "solution" else _HIDDEN)
         elif src.is_file():
             (into / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, into / rel)
 
 
+def _apply_scripts(solution: Path) -> dict[str, bytes]:
+    """solve.sh and each breaking_N.sh as the importers write them beside their patches (case.py, pair_case.py:
+    ``apply_script`` of the patch's text), from the patches in ``solution``."""
+    gold = solution / "gold.patch"
+    if not gold.is_file():
+        raise SuiteError(f"{gold}: missing; a shipped case keeps its gold patch (the build writes solve.sh from it)")
+    scripts = {}
+    for patch in [gold, *sorted(solution.glob("breaking_*.patch"))]:
+        name = "solve.sh" if patch == gold else patch.with_suffix(".sh").name
+        # bytes, not read_text: its newline translation would turn a patch's \r\n into \n
+        scripts[name] = apply_script(patch.read_bytes().decode(), WORKDIR).encode()
+    return scripts
+
+
+def _check_scripts(solution: Path) -> None:
+    """An imported case's apply scripts are the ones the build writes from its patches: the recipe keeps only the
+    patches, so a script written another way would make the built case differ from the one validated."""
+    kept = {p.name: p.read_bytes() for p in solution.glob(_SCRIPTS)}
+    wanted = _apply_scripts(solution)
+    for name in sorted(set(kept) | set(wanted)):
+        if kept.get(name) != wanted.get(name):
+            raise SuiteError(f"{solution / name}: not the apply script of the patch beside it (solve.sh of "
+                             f"gold.patch, breaking_N.sh of breaking_N.patch); a recipe keeps only the patches and the "
+                             f"build writes the scripts, so import the case again")
+
+
 def _build_case(folder: Path, meta: dict, into: Path, source: Path, grading: Path, image_id: str, ignore) -> None:
     _copy_committed(folder, into)
+    for name, script in _apply_scripts(folder / "solution").items():
+        (into / "solution" / name).write_bytes(script)
     for helper in GRADING_HELPERS:
         shutil.copy2(Path(__file__).with_name(helper), into / "tests" / helper)
     shutil.copytree(grading / "pristine", into / "tests" / "pristine")
@@ -273,6 +310,7 @@ def ship(imported: list[Path], out: Path, only: set[str] | None = None) -> tuple
         for folder in sorted(p for p in suite.iterdir() if (p / "case.toml").is_file()):
             if only is not None and folder.name not in only:
                 continue
+            _check_scripts(folder / "solution")  # before any download: the recipe will not keep them
             meta = tomllib.loads((folder / "case.toml").read_text())
             spec = f"{meta['source']['package']}=={meta['source']['version']}"
             new_spec = _new_spec(meta)  # a release pair: its grading tests come from the newer sdist, pinned too
