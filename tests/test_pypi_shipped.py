@@ -20,6 +20,7 @@ from nightshift.suites.pypi_tasks.shipped import (
     SHIPPED,
     _build_case,
     build,
+    build_hash,
     built_dir,
     built_suite,
     is_recipe,
@@ -71,10 +72,26 @@ def test_an_unbuilt_or_stale_shipped_suite_names_the_build_command(tmp_path: Pat
         load_cases(recipe)
     out = built_dir(recipe)
     out.mkdir(parents=True)
-    (out / _STAMP).write_text(json.dumps({"recipe": recipe_hash(recipe)}))
+    (out / _STAMP).write_text(json.dumps({"recipe": recipe_hash(recipe)}))  # built before the helpers counted
+    with pytest.raises(SuiteError, match="changed since it was built"):
+        built_suite(recipe)
+    (out / _STAMP).write_text(json.dumps({"recipe": build_hash(recipe)}))
     assert built_suite(recipe) == out and not is_recipe(out)
     (recipe / first / "tests" / ".ruff_cache").mkdir()  # a tool's cache beside the recipe is no change
     (recipe / first / "tests" / ".ruff_cache" / "x").write_text("x")
+    assert built_suite(recipe) == out
+    # a grading helper the build copies into every case (guarded_pytest.py) changed in the package: stale too
+    import nightshift.suites.pypi_tasks.shipped as shipped
+
+    fake = tmp_path / "helpers"
+    fake.mkdir()
+    for helper in shipped.GRADING_HELPERS:
+        (fake / helper).write_text((Path(shipped.__file__).with_name(helper)).read_text() + "# changed\n")
+    monkeypatch.setattr(shipped, "__file__", str(fake / "shipped.py"))
+    with pytest.raises(SuiteError, match="changed since it was built"):
+        built_suite(recipe)
+    monkeypatch.undo()
+    monkeypatch.setenv("NIGHTSHIFT_SUITE_CACHE", str(tmp_path / "cache"))
     assert built_suite(recipe) == out
     (recipe / first / "instruction.md").write_text("changed\n")
     with pytest.raises(SuiteError, match="changed since it was built"):

@@ -66,6 +66,15 @@ def recipe_hash(recipe: Path) -> str:
     return digest.hexdigest()
 
 
+def build_hash(recipe: Path) -> str:
+    """The recipe's hash and the grading helpers the build copies into every case (guarded_pytest.py ...): a
+    built suite is stale when either changed, or its cases would grade with yesterday's helpers."""
+    digest = hashlib.sha256(recipe_hash(recipe).encode())
+    for helper in sorted(GRADING_HELPERS):
+        digest.update(helper.encode() + b"\0" + hashlib.sha256(Path(__file__).with_name(helper).read_bytes()).digest())
+    return digest.hexdigest()
+
+
 def is_recipe(suite_dir: Path) -> bool:
     """A shipped suite's recipe folder (its built copy keeps the suite.toml but has the build stamp)."""
     path = Path(suite_dir) / "suite.toml"
@@ -87,7 +96,7 @@ def built_suite(recipe: Path = SHIPPED) -> Path:
         raise SuiteError(f"{recipe}: the shipped suite is not built on this machine; run `nightshift build-suite "
                          f"{recipe}` once (downloads its pinned sdists and test wheels, builds one image per "
                          f"package, a few minutes)")
-    if json.loads(stamp.read_text()).get("recipe") != recipe_hash(recipe):
+    if json.loads(stamp.read_text()).get("recipe") != build_hash(recipe):
         raise SuiteError(f"{recipe}: changed since it was built into {out}; run `nightshift build-suite {recipe}` "
                          f"again")
     return out
@@ -192,7 +201,7 @@ def build(recipe: Path = SHIPPED, out: Path | None = None, log=print) -> Built:
                 _build_case(folder, meta, staging / folder.name, project.source, gradings[_new_spec(meta)],
                             image_id, _NO_COPY)
                 result.cases += 1
-    (staging / _STAMP).write_text(json.dumps({"recipe": recipe_hash(recipe), "images": result.images,
+    (staging / _STAMP).write_text(json.dumps({"recipe": build_hash(recipe), "images": result.images,
                                               "seconds": result.seconds}, indent=1) + "\n")
     if (out / "validation.json").is_file():  # its records are per content hash: one of a changed case is ignored
         shutil.copy2(out / "validation.json", staging / "validation.json")
