@@ -85,6 +85,11 @@ def _run_with_runner(case: Case, sandbox: Sandbox) -> list[TestOutcome]:
     return outcomes
 
 
+# suites/pypi_tasks/guarded_pytest.py's VOID (that script imports pytest, so it is not imported here): an agent's
+# patch that tampered with the run fails every listed test, like any other non-verdict (never infra_error)
+GUARD_VOID = 17
+
+
 def _run_junit(case: Case, sandbox: Sandbox, command: str) -> list[TestOutcome]:
     """The runner writes a junit report where we say; its verdicts count only when pytest's exit code agrees
     (0: every reported test passed; 1: at least one failed). A printed log is never read."""
@@ -98,6 +103,9 @@ def _run_junit(case: Case, sandbox: Sandbox, command: str) -> list[TestOutcome]:
     text = _read_report(sandbox, report)  # read (and removed) whatever the exit code
     if result.timed_out:
         problem = f"the test run timed out after {case.limits.test_timeout_s} s"
+    elif result.exit_code == GUARD_VOID:
+        problem = (f"the run is void (exit {GUARD_VOID}): the code under test changed how pytest reports "
+                   f"(guarded_pytest.py; the log below names what)")
     elif result.exit_code not in (0, 1):
         problem = f"pytest exited {result.exit_code} (not a test verdict)"
     else:

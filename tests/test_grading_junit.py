@@ -76,3 +76,12 @@ def test_a_missing_unreadable_or_contradicted_report_fails_every_test(case: Case
                                                                        code: int) -> None:
     assert _verdicts(case, ScriptedRunner(report, code)) == {
         "tests.test_a::test_fixed": False, "tests.test_a::test_kept": False}
+
+
+def test_a_run_the_guard_voided_fails_every_test_and_says_why(case: Case) -> None:
+    from nightshift.suites.pypi_tasks import guarded_pytest
+
+    box = ScriptedRunner(REPORT.format(fixed=">"), guarded_pytest.VOID)  # a report left behind: still not read
+    outcomes = run_public_tests(case, box)  # type: ignore[arg-type]
+    assert not any(t.passed for t in outcomes)
+    assert all("the run is void (exit 17)" in t.detail for t in outcomes)
