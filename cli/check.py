@@ -18,11 +18,12 @@ def add_check_command(sub: argparse._SubParsersAction) -> None:
 
 
 def check_command(args: argparse.Namespace) -> int:
+    from nightshift.experiment.config import ExperimentError
     from nightshift.flows.endpoint_check import check_endpoint
     from nightshift.flows.nightly_eval import check_suites_validated
     from nightshift.flows.protected_night import budget_rules
     from nightshift.flows.trial_context import load_run_cases
-    from nightshift.harnesses.pins import recorded_warnings
+    from nightshift.harnesses.pins import install_problems, recorded_warnings
     from nightshift.preflight import check_experiment
     from nightshift.splits.audit import audit_path
     from nightshift.splits.grants import budget_report, unsealed_warning
@@ -31,6 +32,9 @@ def check_command(args: argparse.Namespace) -> int:
     exp = checked.exp
     cases = load_run_cases(checked)
     check_suites_validated(checked, cases)
+    problems = install_problems(exp, checked.harnesses, cases)
+    if problems:
+        raise ExperimentError(f"{checked.file}: " + "\n  ".join(problems))
     check_endpoint(exp, checked.file)
     trials = len(cases) * len(exp.variants) * len(exp.seeds)
     say = console.print

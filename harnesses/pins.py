@@ -56,6 +56,19 @@ def derive(backend: SandboxBackend, spec: HarnessSpec) -> tuple[SandboxBackend, 
     return backend_for(backend.name, made.image), made
 
 
+def install_problems(exp: Experiment, resolved: dict[str, ResolvedHarness], cases: Sequence[Case]) -> list[str]:
+    """What ``pin_harnesses`` would refuse, said before anything is built (``nightshift check``): an install on
+    the host's own root filesystem, which a case without an image of its own would need."""
+    imageless = [c.id for c in cases if not c.image]
+    if exp.sandbox.backend != "bubblewrap" or exp.sandbox.image != "host" or not imageless:
+        return []
+    return [f"field 'sandbox.image': variant {name!r} installs its harness, and {len(imageless)} cases "
+            f"({', '.join(imageless[:3])}{', ...' if len(imageless) > 3 else ''}) have no image of their own, so it "
+            f"would be installed on 'host' (the host's /usr is never written): build a root filesystem with "
+            f"`nightshift build-image --rootfs-only` and set sandbox.image to its path"
+            for name, harness in resolved.items() if harness.spec.kind == "command" and harness.spec.install]
+
+
 def derive_case_image(image: str, install: list[str]) -> DerivedImage:
     """`install` on a case's own image: a docker image id (committed on top, run by either backend; bubblewrap
     exports it like any case image) or a root filesystem folder (a cached bubblewrap rootfs)."""

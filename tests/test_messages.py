@@ -92,6 +92,18 @@ def test_check_validates_an_experiment_without_running_it(tmp_path):
     assert "2 problems" in out.stdout and "no such folder" in out.stdout and "'max_steps'?" in out.stdout
 
 
+def test_check_refuses_an_install_on_the_hosts_own_root_before_anything_is_built(tmp_path):
+    # the builtin suite's cases bring no image, so the install would have to go onto 'host'
+    exp = _write(tmp_path, "name: x\nsuites: [builtin]\ncases: [py-bugfix-slugify]\nseeds: [1]\n"
+                           "sandbox: {backend: bubblewrap, image: host}\nvariants:\n"
+                           "  - {name: tool, model: sim-strong, harness: {kind: command, run: 'true', "
+                           "install: ['true']}}\n")
+    out = subprocess.run([*NIGHTSHIFT, "check", str(exp)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "field 'sandbox.image'" in out.stdout and "variant 'tool' installs its harness" in out.stdout
+    assert "py-bugfix-slugify" in out.stdout and "nightshift build-image --rootfs-only" in out.stdout
+
+
 def test_check_experiment_and_check_agree_on_a_valid_file():
     checked = check_experiment(REPO / "experiments" / "default.yaml")
     assert [v.name for v in checked.exp.variants] == ["strong", "weak"]
