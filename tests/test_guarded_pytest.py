@@ -83,13 +83,20 @@ atexit.register(_rewrite)
 """
 
 
-def _run(tmp_path: Path, source: str) -> tuple[int, str, dict | None]:
+def _run(tmp_path: Path, source: str, conftest_imports: bool = False) -> tuple[int, str, dict | None]:
     project = tmp_path / "project"
     (project / "pkg").mkdir(parents=True, exist_ok=True)
     (project / "tests").mkdir(exist_ok=True)
     (project / "pkg" / "__init__.py").write_text(source)
     (project / "tests" / "test_pkg.py").write_text(TESTS)
     (project / "tests" / "test_broken.py").write_text("from pkg import missing\n")  # fails alone to collect
+    # the project's own plugin module in its test tree (pytest_plugins), as larger projects have
+    # top-level only; a shipped conftest may import the library before any test runs
+    (project / "conftest.py").write_text('pytest_plugins = ["tests.helpers"]\n'
+                                         + ("import pkg\n" if conftest_imports else ""))
+    (project / "tests" / "__init__.py").write_text("")
+    (project / "tests" / "helpers.py").write_text("def pytest_runtest_call(item):\n"
+                                                  "    item.user_properties.append(('helper', 1))\n")
     (project / "pytest.ini").write_text("[pytest]\n")
     report = project / ".junit-report.xml"
     report.unlink(missing_ok=True)
@@ -115,10 +122,13 @@ def test_an_honest_run_keeps_pytests_report_and_exit_code(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(("forgery", "reason"), [(REPORT_PATCH, "changed _pytest.reports.TestReport.__init__"),
                                                  (OWN_HOOK, "pytest_runtest_makereport from "),
+                                                 ((OWN_HOOK, True), "pytest_runtest_makereport from "),
                                                  (EARLY_EXIT, None), (LATE_REWRITE, None)])
-def test_library_code_that_forges_its_pass_from_inside_does_not_pass(tmp_path: Path, forgery: str,
+def test_library_code_that_forges_its_pass_from_inside_does_not_pass(tmp_path: Path, forgery: str | tuple,
                                                                         reason: str | None) -> None:
-    code, err, verdicts = _run(tmp_path, forgery)
+    # (forgery, True): the library is first imported by the shipped conftest, before collection starts
+    source, early = forgery if isinstance(forgery, tuple) else (forgery, False)
+    code, err, verdicts = _run(tmp_path, source, conftest_imports=early)
     if reason is not None:  # the grader: no junit report, every listed test failed
         assert code == 17 and reason in err and verdicts is None, err
     else:  # out before the report (none), or an atexit rewrite that never runs (the honest report)

@@ -8,8 +8,10 @@ the grader fails every test) when
 
 1. a function or class attribute of pytest's or pluggy's modules, as imported before any project code, is
    another object at a check (a patched TestReport, runner or junit writer);
-2. a hook implementation or plugin not registered at start-up comes from a file under the rootdir other
-   than a conftest.py (restore_tests.py has deleted every conftest.py the case does not ship);
+2. a hook implementation or plugin registered after start-up (once conftests, and so project code, can
+   load) comes from a file under the rootdir other
+   than a conftest.py or a file of the test trees on the command line (restore_tests.py has put those back
+   as shipped and deleted every conftest.py the case does not ship);
 3. the junit report pytest wrote disagrees, test by test, with the outcomes recorded here as each report
    was made (a report swapped or edited on disk).
 
@@ -22,6 +24,7 @@ scanner flags source changes that reach for pytest's internals, the stack, ``ate
 
 import importlib
 import os
+import shutil
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
@@ -86,19 +89,31 @@ def _code_file(obj) -> str:
     return getattr(obj, "__file__", None) or getattr(module, "__file__", None) or ""
 
 
-def _foreign(path: str, root: str) -> bool:
+def test_roots(args: list[str], root: str) -> tuple[str, ...]:
+    """The test trees and files named on the command line (restore_tests.py has put them back pristine): a plugin
+    module there (``pytest_plugins = ["tests.helpers"]``) is the project's own, not the agent's."""
+    found = []
+    for arg in args:
+        real = os.path.realpath(arg) if not arg.startswith("-") and os.path.exists(arg) else ""
+        if real.startswith(root + os.sep):  # never the rootdir itself (--rootdir's value)
+            found.append(real + (os.sep if os.path.isdir(real) else ""))
+    return tuple(found)
+
+
+def _foreign(path: str, root: str, shipped: tuple[str, ...]) -> bool:
     real = os.path.realpath(path) if path else ""
-    return real.startswith(root + os.sep) and os.path.basename(real) != "conftest.py"
+    return (real.startswith(root + os.sep) and os.path.basename(real) != "conftest.py"
+            and not any(real == s or (s.endswith(os.sep) and real.startswith(s)) for s in shipped))
 
 
-def foreign_hooks(config, trusted: set[int], root: str) -> list[str]:
+def foreign_hooks(config, trusted: set[int], root: str, shipped: tuple[str, ...] = ()) -> list[str]:
     found = []
     for plugin in config.pluginmanager.get_plugins():
-        if id(plugin) not in trusted and _foreign(_code_file(plugin), root):
+        if id(plugin) not in trusted and _foreign(_code_file(plugin), root, shipped):
             found.append(f"plugin {_code_file(plugin)}")
     for hook in CHECKED_HOOKS:
         for impl in getattr(config.pluginmanager.hook, hook).get_hookimpls():
-            if id(impl.plugin) not in trusted and _foreign(_code_file(impl.function), root):
+            if id(impl.plugin) not in trusted and _foreign(_code_file(impl.function), root, shipped):
                 found.append(f"{hook} from {_code_file(impl.function)}")
     return found
 
@@ -139,10 +154,12 @@ def main(args: list[str]) -> int:
         config = None
         trusted: set[int] = set()
 
-        @pytest.hookimpl(trylast=True)
-        def pytest_configure(self, config):  # start-up plugins (the image's entry points) are trusted
-            self.config = config
-            self.trusted = {id(p) for p in config.pluginmanager.get_plugins()}
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_load_initial_conftests(self, early_config):
+            # trusted: what is registered before any conftest (and so any project code) is imported: pytest's
+            # own plugins and the image's entry points; a library imported by a conftest comes after
+            self.config = early_config
+            self.trusted = {id(p) for p in early_config.pluginmanager.get_plugins()}
 
         @pytest.hookimpl(tryfirst=True)
         def pytest_runtest_logreport(self, report):
@@ -166,7 +183,8 @@ def main(args: list[str]) -> int:
             problems.extend(f"{when}: changed {name}" for name in changed(before, modules)[:5])
             if self.config is not None:
                 root = os.path.realpath(str(self.config.rootpath))
-                problems.extend(f"{when}: {hook}" for hook in foreign_hooks(self.config, self.trusted, root)[:5])
+                found = foreign_hooks(self.config, self.trusted, root, test_roots(args, root))
+                problems.extend(f"{when}: {hook}" for hook in found[:5])
 
     guard = Guard()
     code = pytest.main([*args, "--junitxml", report], plugins=[guard])
@@ -188,6 +206,7 @@ def main(args: list[str]) -> int:
         try:
             with open(report, "rb") as src:
                 data = src.read()
+            shutil.rmtree(private, ignore_errors=True)
             out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
             with os.fdopen(out, "wb") as dst:
                 dst.write(data)
