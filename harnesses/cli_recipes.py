@@ -52,7 +52,10 @@ CODEX = AgentEntry(
     name="codex", protocol="responses", versions=[CODEX_VERSION],
     install=[
         APT_VENV,
-        "python3 -m venv /opt/codex && /opt/codex/bin/pip install -q --no-deps openai-codex-cli-bin=={version}",
+        # the venv only carries the wheel's binary: pip and setuptools leave it (their vendored packages, e.g.
+        # more_itertools, would be a readable copy beside a repository task of that package)
+        "python3 -m venv /opt/codex && /opt/codex/bin/pip install -q --no-deps openai-codex-cli-bin=={version} "
+        "&& /opt/codex/bin/python -m pip uninstall -y -q setuptools pip",
         "ln -sf \"$(find /opt/codex -path '*/codex_cli_bin/bin/codex' -type f)\" /usr/local/bin/codex "
         "&& codex --version",
         f"cat > /opt/codex/config.toml <<'TOML'\n{CODEX_CONFIG}TOML",
@@ -74,7 +77,7 @@ CLAUDE_CODE = AgentEntry(
         APT_VENV,
         # --no-deps: only the bundled CLI binary is run, never the Python SDK around it
         "python3 -m venv /opt/claude-code && /opt/claude-code/bin/pip install -q --no-deps "
-        "claude-agent-sdk=={version}",
+        "claude-agent-sdk=={version} && /opt/claude-code/bin/python -m pip uninstall -y -q setuptools pip",
         "ln -sf \"$(find /opt/claude-code -path '*/claude_agent_sdk/_bundled/claude' -type f)\" /usr/local/bin/claude",
     ],
     run=("ANTHROPIC_DEFAULT_HAIKU_MODEL={model} ANTHROPIC_SMALL_FAST_MODEL={model} exec claude -p --model {model} "
