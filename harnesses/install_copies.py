@@ -17,13 +17,11 @@ the records only (it builds and runs nothing): an image not scanned yet is said 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import logging
 import subprocess
 import tomllib
-import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -35,13 +33,12 @@ from nightshift.errors import HarnessError
 from nightshift.harnesses.derived_image import DerivedImage, content_key
 from nightshift.models import Case
 from nightshift.sandbox.docker_engine import docker_engine
-from nightshift.sandbox.docker_exec import run_captured
+from nightshift.sandbox.docker_exec import TRIAL_USER, run_in_image
 from nightshift.sandbox.images import image_cache
 
 FORMAT = 1  # bump when the scan below finds other things: every record is then made again
 RECORD = "install-names.json"
 RUN_FILE = "agent-copies.json"  # in a run folder: variant -> case id -> copies, read again by `nightshift scan`
-TRIAL_USER = "65534:65534"  # as trials run: what they cannot read cannot leak
 NO_PYTHON = 99
 log = logging.getLogger("nightshift.harnesses")
 
@@ -141,15 +138,9 @@ def readable_names(image: str) -> dict[str, list[str]]:
 def _in_docker(image: str, command: list[str]) -> tuple[int, str]:
     client = docker_engine(f"scanning harness image {image[:19]}", "start dockerd")
     try:
-        container = client.containers.run(image, command=["sleep", "infinity"], user="0:0", detach=True,
-                                          network_disabled=True, name=f"nsb-install-scan-{uuid.uuid4().hex[:8]}")
+        return run_in_image(client, image, command, cap_bytes=16 << 20, name="nsb-install-scan")
     except docker.errors.DockerException as exc:
         raise ScanError(f"cannot start a container of image {image[:19]} to scan it: {exc}") from None
-    try:
-        return run_captured(client.api, container.id, command, TRIAL_USER, {}, cap_bytes=16 << 20)
-    finally:
-        with contextlib.suppress(Exception):
-            container.remove(force=True)
 
 
 def _in_rootfs(rootfs: Path, command: list[str]) -> tuple[int, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+import uuid
 
 from nightshift.sandbox.output import CappedBuffer
 
@@ -67,3 +68,19 @@ def exit_code(api, exec_id: str, wait_s: float = 30) -> int:
             raise RuntimeError(f"docker exec {exec_id[:12]}: its output ended but no exit code after {wait_s:.0f} s")
         time.sleep(0.05)
     return int(code)
+
+
+TRIAL_USER = "65534:65534"  # what trial commands run as in the images nightshift builds (sandbox/base_image.py)
+
+
+def run_in_image(client, image_id: str, command: list[str], user: str = TRIAL_USER, cap_bytes: int = 1 << 20,
+                 name: str = "nsb-scan") -> tuple[int, str]:
+    """``command`` once in a throwaway, network-less container of ``image_id``, as ``user`` (a scan reads as a trial
+    would: what that user cannot read is hidden); the container is removed whatever happens."""
+    container = client.containers.run(image_id, command=["sleep", "infinity"], user="0:0", detach=True,
+                                      network_disabled=True, name=f"{name}-{uuid.uuid4().hex[:8]}")
+    try:
+        return run_captured(client.api, container.id, command, user, {}, cap_bytes=cap_bytes)
+    finally:
+        with contextlib.suppress(Exception):  # already gone (the engine restarted): nothing to remove
+            container.remove(force=True)

@@ -17,21 +17,18 @@ Two content-keyed layers, each built once per machine and pinned by image id:
 from __future__ import annotations
 
 import ast
-import contextlib
 import hashlib
 import json
 import re
 import shlex
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-import docker
 from docker.types import Mount
 
 from nightshift.sandbox.committed_image import CommandFailed, commit_image
 from nightshift.sandbox.docker_engine import docker_engine
-from nightshift.sandbox.docker_exec import run_captured
+from nightshift.sandbox.docker_exec import TRIAL_USER, run_in_image
 from nightshift.sandbox.images import latest_build
 from nightshift.suites.pypi_tasks.download import Project, Refused
 
@@ -40,7 +37,6 @@ REPOSITORY = "nightshift/pypi"
 LABEL = "org.nightshift.pypi"
 TOOLCHAIN = ("setuptools", "wheel", "pip")  # pip last: it uninstalls the others
 SYSTEM_WHEELS = "/usr/share/python-wheels"  # Debian's ensurepip: root-only, so a root recipe can still make venvs
-TRIAL_USER = "65534:65534"  # the scans read as a trial does: a root-only file is no leak
 VENV = "/opt/venv"
 PYTHON = f"{VENV}/bin/python"
 BUILD_ENV = {"PIP_NO_CACHE_DIR": "1", "PYTHONDONTWRITEBYTECODE": "1"}  # over committed_image.BUILD_ENV
@@ -234,16 +230,10 @@ def copies_by_name(api_client, image_id: str, names: ImportNames, user: str = TR
 
 
 def _scan(api_client, image_id: str, script: str, user: str = TRIAL_USER) -> list[str]:
-    container = api_client.containers.run(image_id, command=["sleep", "infinity"], user="0:0", detach=True,
-                                          network_disabled=True, name=f"nsb-pypi-scan-{uuid.uuid4().hex[:8]}")
-    try:
-        code, output = run_captured(api_client.api, container.id, ["python3", "-c", script], user, {})
-        if code != 0:
-            raise Refused(f"the leak scan of image {image_id[:19]} failed ({code}): {output[-300:]}")
-        return [line for line in output.splitlines() if line.startswith("/")]
-    finally:
-        with contextlib.suppress(docker.errors.NotFound):
-            container.remove(force=True)
+    code, output = run_in_image(api_client, image_id, ["python3", "-c", script], user, name="nsb-pypi-scan")
+    if code != 0:
+        raise Refused(f"the leak scan of image {image_id[:19]} failed ({code}): {output[-300:]}")
+    return [line for line in output.splitlines() if line.startswith("/")]
 
 
 def clean_project_image(api_client, project: Project, originals: list[Path]) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 import docker
 from docker.types import Mount
 
-from nightshift.sandbox.docker_exec import run_captured
+from nightshift.sandbox.docker_exec import TRIAL_USER, run_captured
 from nightshift.suites.junit import JunitError, parse_junit
 from nightshift.suites.pypi_tasks.download import Refused
 
@@ -59,7 +59,7 @@ class TestBench:
     def run(self, timeout_s: int) -> tuple[dict[str, tuple[bool, float, str, bool]], int, str]:
         """(test -> (passed, seconds, failure text), exit code, output) of one run of run_tests.sh."""
         command = ["timeout", "-k", "5", str(timeout_s), "bash", "/grader/tests/run_tests.sh"]
-        code, output = run_captured(self.client.api, self.container.id, command, "65534:65534",
+        code, output = run_captured(self.client.api, self.container.id, command, TRIAL_USER,
                                     {"NIGHTSHIFT_JUNIT": REPORT, "HOME": "/tmp"})
         if code == 124:
             raise Refused(f"its test suite ran past {timeout_s} s offline")
