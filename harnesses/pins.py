@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # the two built-in backends, told apart by name (a runtime im
     from nightshift.sandbox.docker_backend import DockerBackend
 
 log = logging.getLogger("nightshift.harnesses")
+NO_HOST_INSTALL = ("needs a built root filesystem, not sandbox.image 'host' (the host's /usr is never written): build "
+                   "one with `nightshift build-image --rootfs-only` and set sandbox.image to its path")
 
 
 def derive(backend: SandboxBackend, spec: HarnessSpec) -> tuple[SandboxBackend, DerivedImage]:
@@ -45,9 +47,7 @@ def derive(backend: SandboxBackend, spec: HarnessSpec) -> tuple[SandboxBackend, 
     elif backend.name == "bubblewrap":
         rootfs = cast("BubblewrapBackend", backend).rootfs
         if Path(rootfs) == Path("/"):
-            raise HarnessError("install", "an installed harness on a case without its own image needs a built root "
-                               "filesystem, not sandbox.image 'host' (the host's /usr is never written): build one "
-                               "with `nightshift build-image --rootfs-only` and set sandbox.image to its path")
+            raise HarnessError("install", f"an installed harness on a case without its own image {NO_HOST_INSTALL}")
         made = bubblewrap_derived(Path(rootfs), backend.identity(), spec.install)
     else:
         raise ValueError(f"sandbox backend {backend.name!r} cannot derive images for harness.install; "
@@ -63,9 +63,8 @@ def install_problems(exp: Experiment, resolved: dict[str, ResolvedHarness], case
     if exp.sandbox.backend != "bubblewrap" or exp.sandbox.image != "host" or not imageless:
         return []
     return [f"field 'sandbox.image': variant {name!r} installs its harness, and {len(imageless)} cases "
-            f"({', '.join(imageless[:3])}{', ...' if len(imageless) > 3 else ''}) have no image of their own, so it "
-            f"would be installed on 'host' (the host's /usr is never written): build a root filesystem with "
-            f"`nightshift build-image --rootfs-only` and set sandbox.image to its path"
+            f"({', '.join(imageless[:3])}{', ...' if len(imageless) > 3 else ''}) have no image of their own: it "
+            f"{NO_HOST_INSTALL}"
             for name, harness in resolved.items() if harness.spec.kind == "command" and harness.spec.install]
 
 

@@ -118,7 +118,7 @@ def foreign_hooks(config, trusted: set[int], root: str, shipped: tuple[str, ...]
     return found
 
 
-def junit_verdicts(path: str, mangle) -> dict:
+def junit_verdicts(path: str) -> dict:
     """(classname, name) -> passed, from pytest's own report (xunit1 names)."""
     if not os.path.isfile(path) or os.path.getsize(path) > 64 << 20:
         return {}
@@ -195,7 +195,7 @@ def main(args: list[str]) -> int:
         names = mangle(nodeid)
         key = (".".join(names[:-1]), names[-1])
         ours[key] = ours.get(key, True) and outcome == "passed"
-    theirs = junit_verdicts(report, mangle)
+    theirs = junit_verdicts(report)
     disagree = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))
     if disagree:
         problems.append(f"the junit report disagrees with the run on {len(disagree)} tests, e.g. "
